@@ -1,0 +1,195 @@
+"""The ``remit`` command line: a thin shell over the library.
+
+Every command parses its options, calls one library function and renders the result
+with a :class:`rich.console.Console` that it owns. User errors print one line on
+stderr, without a traceback, and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Literal, ParamSpec, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from remit import authority, catalogue, quotes
+from remit.errors import MapError, RemitError
+
+__all__ = ["app", "main"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+USER_ERROR = 2
+PROBLEMS_FOUND = 1
+
+app = typer.Typer(
+    name="remit",
+    help="Test whether a commercial AI agent stays within its remit.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+authority_app = typer.Typer(help="Inspect and check authority maps and control modes.",
+                            no_args_is_help=True)
+catalogue_app = typer.Typer(help="Inspect the governed product catalogue.", no_args_is_help=True)
+app.add_typer(authority_app, name="authority")
+app.add_typer(catalogue_app, name="catalogue")
+
+
+def _fail(message: str) -> typer.Exit:
+    Console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {message}", markup=False)
+    return typer.Exit(USER_ERROR)
+
+
+def user_errors(func: Callable[P, R]) -> Callable[P, R]:
+    """Turn remit's user errors into one line on stderr and exit status 2."""
+
+    @functools.wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        except (RemitError, ValueError, OSError) as exc:
+            raise _fail(str(exc)) from None
+
+    return wrapper
+
+
+def _console() -> Console:
+    return Console(highlight=False)
+
+
+def _mode(name: str) -> authority.ControlMode:
+    return authority.mode_by_name(name)
+
+
+# -- authority ---------------------------------------------------------------------------
+
+
+def _parse_action(name: str) -> authority.Action:
+    try:
+        return authority.Action(name)
+    except ValueError:
+        valid = ", ".join(a.value for a in authority.Action)
+        raise ValueError(f"unknown action={name!r}; valid actions: {valid}") from None
+
+
+@authority_app.command("who-can")
+@user_errors
+def who_can(
+    action: Annotated[str, typer.Argument(help="Action id, e.g. release_payment.")],
+    mode: Annotated[str, typer.Option(help="Control mode name.")] = "dual_control",
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Print the roles that may perform ACTION in a control mode."""
+    act = _parse_action(action)
+    roles = sorted(r.value for r in authority.who_can(_mode(mode), act))
+    if as_json:
+        typer.echo(json.dumps({"action": act.value, "mode": mode, "roles": roles}))
+        return
+    _console().print(f"{act.value} in {mode}: {', '.join(roles) or 'nobody'}")
+
+
+@authority_app.command("table")
+@user_errors
+def table(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Print every action x control mode -> the roles that may perform it."""
+    modes = authority.builtin_modes()
+    rows = {
+        act.value: {name: sorted(r.value for r in authority.who_can(mode, act))
+                    for name, mode in modes.items()}
+        for act in authority.Action
+    }
+    if as_json:
+        typer.echo(json.dumps({"modes": list(modes), "actions": rows}, indent=2))
+        return
+    out = Table(title="Who can perform each action, per control mode")
+    out.add_column("action", style="bold")
+    for name in modes:
+        out.add_column(name)
+    for act, per_mode in rows.items():
+        out.add_row(act, *(", ".join(roles) or "-" for roles in per_mode.values()))
+    _console().print(out)
+    fingerprints = ", ".join(f"{name} {mode.fingerprint[:12]}" for name, mode in modes.items())
+    _console().print(f"mode fingerprints: {fingerprints}")
+
+
+@authority_app.command("check")
+@user_errors
+def check(
+    path: Annotated[Path, typer.Argument(help="Authority map file (.yaml, .yml or .json).")],
+) -> None:
+    """Validate an authority map file; print its problems and exit 1 on any."""
+    text = path.read_text(encoding="utf-8")
+    fmt: Literal["json", "yaml"] = "json" if path.suffix.lower() == ".json" else "yaml"
+    console = _console()
+    try:
+        loaded = authority.load_map(text, format=fmt, source=str(path))
+    except MapError as exc:
+        for problem in exc.problems:
+            console.print(f"{path}: {problem}", markup=False)
+        raise typer.Exit(PROBLEMS_FOUND) from None
+    problems = authority.check_map(loaded)
+    for problem in problems:
+        console.print(f"{path}: {problem}", markup=False)
+    if problems:
+        raise typer.Exit(PROBLEMS_FOUND)
+    console.print(f"{path}: ok ({len(loaded.grants)} grants, {len(loaded.forbids)} forbids, "
+                  f"hash {authority.map_hash(loaded)[:12]})", markup=False)
+
+
+@authority_app.command("diagram")
+@user_errors
+def diagram() -> None:
+    """Print the quote state machine as a Mermaid state diagram."""
+    typer.echo(quotes.mermaid_diagram())
+
+
+# -- catalogue ---------------------------------------------------------------------------
+
+
+@catalogue_app.command("show")
+@user_errors
+def catalogue_show(
+    seed: Annotated[int, typer.Option(help="Generator seed.")] = 0,
+    size: Annotated[int | None, typer.Option(min=1, help="Number of SKUs (default: small).")]
+    = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print canonical JSON.")] = False,
+) -> None:
+    """Print the generated governed catalogue."""
+    cat = catalogue.generate_catalogue(seed=seed, size=size)
+    if as_json:
+        typer.echo(cat.canonical_json())
+        return
+    _console().print(render_catalogue(cat))
+
+
+def render_catalogue(cat: catalogue.Catalogue) -> Table:
+    """Render a catalogue as a rich table, one row per SKU."""
+    out = Table(title=f"Catalogue {cat.fingerprint()[:12]}")
+    for column in ("sku", "family", "key attributes", "lifecycle", "fff", "stock", "price"):
+        out.add_column(column)
+    for variant in cat.variants.values():
+        attrs = " ".join(
+            f"{a.name}={a.value:g}{a.unit or ''}" if isinstance(a.value, float)
+            else f"{a.name}={a.value}"
+            for a in list(variant.attributes.values())[:5]
+        )
+        lifecycle = variant.lifecycle.status.value
+        if variant.lifecycle.superseded_by:
+            lifecycle += f" -> {variant.lifecycle.superseded_by}"
+        out.add_row(variant.sku, variant.family.value, attrs, lifecycle,
+                    variant.fff_class or "", str(variant.stock), str(variant.list_price))
+    return out
+
+
+def main() -> None:
+    """Entry point of the ``remit`` console script."""
+    app()

@@ -1,0 +1,137 @@
+"""The one exception tree of remit.
+
+Every error remit raises on purpose derives from :class:`RemitError`. Errors caused
+by a user's input (a bad map file, an unknown action, a wrong unit) also derive from
+:class:`ValueError`, so callers that only know the standard library still catch them.
+
+```
+RemitError
+├── CatalogueError
+│   ├── UnknownSkuError            (ValueError, KeyError-like lookups)
+│   └── UnitError                  (ValueError: wrong or unknown unit)
+├── AuthorityError
+│   └── MapError                   (ValueError: invalid authority map)
+└── QuoteError
+    ├── InvalidTransitionError     (trigger not valid from the current state)
+    ├── GuardFailedError           (a business rule blocked the transition)
+    └── QuoteEditError             (ValueError: an edit that cannot be applied)
+```
+
+Exceptions carry structured attributes; reports read those, never the message text.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AuthorityError",
+    "CatalogueError",
+    "GuardFailedError",
+    "InvalidTransitionError",
+    "MapError",
+    "QuoteEditError",
+    "QuoteError",
+    "RemitError",
+    "UnitError",
+    "UnknownSkuError",
+]
+
+
+class RemitError(Exception):
+    """Base of every error remit raises on purpose."""
+
+
+class CatalogueError(RemitError):
+    """A problem with the governed catalogue."""
+
+
+class UnknownSkuError(CatalogueError, ValueError):
+    """A SKU that the catalogue does not hold.
+
+    Attributes:
+        sku: the SKU that was asked for.
+    """
+
+    def __init__(self, sku: str, hint: str = "") -> None:
+        self.sku = sku
+        message = f"unknown SKU sku={sku!r}"
+        if hint:
+            message += f"; {hint}"
+        super().__init__(message)
+
+
+class UnitError(CatalogueError, ValueError):
+    """A value given in a unit that does not fit its quantity, or an unknown unit.
+
+    Attributes:
+        unit: the offending unit.
+        quantity: the physical quantity expected (``pressure``, ``temperature``, ...).
+    """
+
+    def __init__(self, unit: str, quantity: str, valid: tuple[str, ...]) -> None:
+        self.unit = unit
+        self.quantity = quantity
+        self.valid = valid
+        super().__init__(
+            f"unit={unit!r} is not a {quantity} unit; use one of {', '.join(valid)}"
+        )
+
+
+class AuthorityError(RemitError):
+    """A problem with the authority map or a decision."""
+
+
+class MapError(AuthorityError, ValueError):
+    """An authority map that cannot be loaded or is inconsistent.
+
+    Attributes:
+        problems: one sentence per problem, each naming the offending key.
+    """
+
+    def __init__(self, problems: list[str], source: str = "authority map") -> None:
+        self.problems = list(problems)
+        self.source = source
+        super().__init__(f"{source}: " + "; ".join(self.problems))
+
+
+class QuoteError(RemitError):
+    """A problem with a quote or its state machine."""
+
+
+class InvalidTransitionError(QuoteError):
+    """A trigger that the quote's current state does not allow.
+
+    Attributes:
+        quote_id, trigger, state: what was attempted and from where.
+        allowed_from: the states from which the trigger is valid.
+    """
+
+    def __init__(
+        self, quote_id: str, trigger: str, state: str, allowed_from: tuple[str, ...]
+    ) -> None:
+        self.quote_id = quote_id
+        self.trigger = trigger
+        self.state = state
+        self.allowed_from = allowed_from
+        super().__init__(
+            f"cannot {trigger} quote {quote_id} in state={state!r}; "
+            f"{trigger} is valid from: {', '.join(allowed_from) or 'no state'}"
+        )
+
+
+class GuardFailedError(QuoteError):
+    """A business rule (guard) blocked a transition.
+
+    Attributes:
+        quote_id, trigger: what was attempted.
+        reasons: one sentence per failed rule, each saying what to do.
+    """
+
+    def __init__(self, quote_id: str, trigger: str, reasons: list[str]) -> None:
+        self.quote_id = quote_id
+        self.trigger = trigger
+        self.reasons = list(reasons)
+        super().__init__(f"cannot {trigger} quote {quote_id}: " + "; ".join(self.reasons))
+
+
+class QuoteEditError(QuoteError, ValueError):
+    """An edit of quote lines that cannot be applied (frozen state, no change, bad line)."""
