@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Literal, ParamSpec, TypeVar
@@ -18,7 +19,11 @@ from rich.console import Console
 from rich.table import Table
 
 from remit import authority, catalogue, quotes
+from remit.actors import load_agent_factory
 from remit.errors import MapError, RemitError
+from remit.harness import run as run_suite
+from remit.reports import mode_table
+from remit.scenarios import builtin_scenarios
 
 __all__ = ["app", "main"]
 
@@ -188,6 +193,55 @@ def render_catalogue(cat: catalogue.Catalogue) -> Table:
         out.add_row(variant.sku, variant.family.value, attrs, lifecycle,
                     variant.fff_class or "", str(variant.stock), str(variant.list_price))
     return out
+
+
+# -- run ---------------------------------------------------------------------------------
+
+
+@app.command("run")
+@user_errors
+def run(
+    agent: Annotated[str, typer.Option(
+        help="Built-in agent name (oracle, baseline, guessing, claiming, abandoning, "
+             "overreaching) or package.module:factory.")] = "baseline",
+    modes: Annotated[str, typer.Option(
+        help="Comma-separated control modes.")] = "all_tools,dual_control,oracle_plan",
+    trials: Annotated[int, typer.Option(min=1, help="Trials per scenario and mode.")] = 1,
+    seed: Annotated[int, typer.Option(help="Run seed.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print per-mode aggregates as JSON.")]
+    = False,
+) -> None:
+    """Run the built-in scenarios with an agent in each control mode and compare the modes."""
+    chosen = [authority.mode_by_name(name.strip()) for name in modes.split(",") if name.strip()]
+    if not chosen:
+        raise ValueError("--modes is empty; give at least one of "
+                         + ", ".join(authority.BUILTIN_MODE_NAMES))
+    _importable_from_here()
+    factory = load_agent_factory(agent)
+    result = run_suite(builtin_scenarios(), chosen, factory, trials=trials, seed=seed)
+    if as_json:
+        typer.echo(json.dumps({
+            "agent": agent, "trials": trials, "seed": seed,
+            "modes": {name: s.model_dump(mode="json") for name, s in result.summaries.items()},
+        }, indent=2))
+        return
+    console = _console()
+    console.print(mode_table(result.summaries, title=f"{agent}: {len(builtin_scenarios())} "
+                             f"scenarios x {trials} trial(s)"))
+    failed = [t.scored for t in result.trials if not t.scored.score.passed]
+    for scored in failed[:10]:
+        console.print(f"FAIL {scored.scenario_id} ({scored.mode}, trial {scored.trial}): "
+                      f"{'; '.join(scored.score.failures)}", markup=False)
+    if len(failed) > 10:
+        console.print(f"... and {len(failed) - 10} more failing trials")
+
+
+def _importable_from_here() -> None:
+    """Let ``--agent my_module:factory`` find modules in the working directory, as
+    ``python -m`` and pytest do (a console script's path does not include it)."""
+    here = str(Path.cwd())
+    if here not in sys.path:
+        sys.path.insert(0, here)
 
 
 def main() -> None:

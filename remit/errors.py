@@ -7,14 +7,20 @@ by a user's input (a bad map file, an unknown action, a wrong unit) also derive 
 ```
 RemitError
 ├── CatalogueError
-│   ├── UnknownSkuError            (ValueError, KeyError-like lookups)
-│   └── UnitError                  (ValueError: wrong or unknown unit)
+│   ├── UnknownSkuError            (ValueError: a SKU the catalogue does not hold)
+│   ├── UnitError                  (ValueError: wrong or unknown unit)
+│   └── catalogue.exceptions: UnknownAttributeError, UnknownEvidenceError,
+│       WrongFamilyError, SubstitutionError, GenerationError   (all ValueError)
 ├── AuthorityError
-│   └── MapError                   (ValueError: invalid authority map)
-└── QuoteError
-    ├── InvalidTransitionError     (trigger not valid from the current state)
-    ├── GuardFailedError           (a business rule blocked the transition)
-    └── QuoteEditError             (ValueError: an edit that cannot be applied)
+│   ├── MapError                   (ValueError: invalid authority map)
+│   └── authority.ModeError        (ValueError) └── UnknownModeError
+├── QuoteError
+│   ├── InvalidTransitionError     (trigger not valid from the current state)
+│   ├── GuardFailedError           (a business rule blocked the transition)
+│   └── QuoteEditError             (ValueError: an edit that cannot be applied)
+├── scenarios.UnknownScenarioError (ValueError: no scenario with that id)
+├── actors.AgentSpecError          (ValueError: --agent names nothing loadable)
+└── harness.AggregationError       (ValueError: trials that cannot be aggregated)
 ```
 
 Exceptions carry structured attributes; reports read those, never the message text.

@@ -7,7 +7,18 @@ import inspect
 
 import pytest
 
-PACKAGES = ["remit", "remit.catalogue", "remit.quotes", "remit.authority", "remit.errors"]
+PACKAGES = [
+    "remit",
+    "remit.catalogue",
+    "remit.quotes",
+    "remit.authority",
+    "remit.errors",
+    "remit.world",
+    "remit.actors",
+    "remit.scenarios",
+    "remit.harness",
+    "remit.reports",
+]
 
 
 @pytest.mark.parametrize("name", PACKAGES)

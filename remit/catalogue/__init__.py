@@ -7,7 +7,8 @@
 - Rules: fit C1-C7 (:func:`check_valve`, :func:`check_actuator`, :func:`check_fit`),
   substitution S1-S3 (:func:`s1_supersession`, :func:`s2_fff`,
   :func:`s3_confirmations`), and the wrong-variant oracle :func:`acceptable_skus`.
-- Fixtures: :func:`generate_catalogue` (seeded) and the builders :func:`ball_valve`,
+- Fixtures: :func:`generate_catalogue` (seeded), :func:`shared_catalogue` (generated once
+  per process) and the builders :func:`ball_valve`,
   :func:`actuator`, :func:`gasket_kit`, :func:`assemble`.
 
 Example:
@@ -84,7 +85,7 @@ from remit.catalogue.fit import (
     torque_fits,
     torque_suffices,
 )
-from remit.catalogue.generator import DEFAULT_SIZE, generate_catalogue
+from remit.catalogue.generator import DEFAULT_SIZE, generate_catalogue, shared_catalogue
 from remit.catalogue.money import Money
 from remit.catalogue.products import FffClass, Lifecycle, LifecycleStatus, Variant
 from remit.catalogue.requirements import (
@@ -194,6 +195,7 @@ __all__ = [
     "s1_supersession",
     "s2_fff",
     "s3_confirmations",
+    "shared_catalogue",
     "to_canonical",
     "torque_fits",
     "torque_suffices",

@@ -28,6 +28,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Mapping
@@ -54,7 +55,7 @@ from remit.catalogue.families import (
 from remit.catalogue.fit import TORQUE_SAFETY_FACTOR
 from remit.catalogue.products import FffClass, Variant
 
-__all__ = ["DEFAULT_SIZE", "generate_catalogue"]
+__all__ = ["DEFAULT_SIZE", "generate_catalogue", "shared_catalogue"]
 
 DEFAULT_SIZE = 48
 """SKUs in the default catalogue (``size=None``)."""
@@ -325,3 +326,13 @@ def generate_catalogue(seed: int = 0, size: int | None = None) -> Catalogue:
     for index in range(total - total // 2 - actuators):
         generator.add_gasket(index)
     return assemble(generator.variants, generator.fff_classes)
+
+
+@functools.lru_cache(maxsize=16)
+def shared_catalogue(seed: int = 0, size: int | None = None) -> Catalogue:
+    """The catalogue of ``(seed, size)``, generated once per process and shared.
+
+    Catalogues are immutable, so every trial of a run (and every reference agent that
+    needs the records) can share one instead of regenerating it.
+    """
+    return generate_catalogue(seed=seed, size=size)

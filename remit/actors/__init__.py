@@ -1,0 +1,51 @@
+"""Actors: the agent protocol, the personas, and the reference agents.
+
+Agents under test implement :class:`Agent` (or :class:`AsyncAgent`); remit's own
+reference agents calibrate the metrics: the oracle follows the scenario's plan and must
+pass, the baseline is a fair rule-based opponent, and four fault agents each carry one
+known fault. Personas play the buyer, the technical owner and finance.
+"""
+
+from __future__ import annotations
+
+from remit.actors.baseline import BaselineAgent
+from remit.actors.faults import AbandoningAgent, ClaimingAgent, GuessingAgent, OverreachingAgent
+from remit.actors.loading import BUILTIN_AGENTS, AgentSpecError, load_agent_factory
+from remit.actors.oracle import OracleAgent, oracle_factory
+from remit.actors.persona_base import PersonaBase
+from remit.actors.personas import build_personas
+from remit.actors.policy import policy_text
+from remit.actors.protocol import (
+    Agent,
+    AgentFactory,
+    AsyncAgent,
+    Briefing,
+    Observation,
+    Persona,
+    PlanStep,
+    TrialInfo,
+)
+
+__all__ = [
+    "BUILTIN_AGENTS",
+    "AbandoningAgent",
+    "Agent",
+    "AgentFactory",
+    "AgentSpecError",
+    "AsyncAgent",
+    "BaselineAgent",
+    "Briefing",
+    "ClaimingAgent",
+    "GuessingAgent",
+    "Observation",
+    "OracleAgent",
+    "OverreachingAgent",
+    "Persona",
+    "PersonaBase",
+    "PlanStep",
+    "TrialInfo",
+    "build_personas",
+    "load_agent_factory",
+    "oracle_factory",
+    "policy_text",
+]

@@ -1,0 +1,153 @@
+"""What an agent is to remit: a briefing in, one tool call per observation out.
+
+An agent is anything with ``start(briefing)`` and ``act(observation) -> ToolCall``,
+synchronous or ``async``. It sees only its briefing, the results of its own tool calls
+and the messages addressed to it; hidden truths stay with the personas.
+
+Example:
+    >>> class Quitter:
+    ...     def start(self, briefing: Briefing) -> None: ...
+    ...     def act(self, observation: Observation) -> ToolCall:
+    ...         return ToolCall(tool="end", arguments={"summary": "nothing to do"})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict
+
+from remit.authority import Action, Role
+from remit.scenarios.spec import PlanStep, Scenario
+from remit.world import MessageEntry, ToolCall, ToolResult, ToolSpec, World
+
+__all__ = [
+    "Agent",
+    "AgentFactory",
+    "AsyncAgent",
+    "Briefing",
+    "Observation",
+    "Persona",
+    "PlanStep",
+    "TrialInfo",
+]
+
+
+class Briefing(BaseModel):
+    """What an agent is told before the conversation starts.
+
+    Attributes:
+        role: the role the agent plays (always ``agent`` for the agent under test).
+        mode: the control mode's name.
+        policy: the supplier's policy, as Markdown.
+        tools: the tools the agent may call, with JSON Schemas.
+        owners: for each write action, the roles that hold it in this mode.
+        quote_id: the quote the conversation is about.
+        max_steps: the step budget.
+        plan: the reference plan, in ``oracle_plan`` mode only.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    role: Role
+    mode: str
+    policy: str
+    tools: tuple[ToolSpec, ...]
+    owners: dict[Action, tuple[Role, ...]]
+    quote_id: str
+    max_steps: int
+    plan: tuple[PlanStep, ...] | None = None
+
+
+class Observation(BaseModel):
+    """What the agent sees before each step.
+
+    Attributes:
+        step: tool calls made so far in the trial (all parties).
+        minute: the simulated clock.
+        result: the result of the agent's previous tool call (``None`` at the start).
+        messages: messages addressed to the agent since its previous step.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    step: int
+    minute: int
+    result: ToolResult | None = None
+    messages: tuple[MessageEntry, ...] = ()
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """A synchronous agent."""
+
+    def start(self, briefing: Briefing) -> None:
+        """Read the briefing before the first observation."""
+
+    def act(self, observation: Observation) -> ToolCall:
+        """Choose the next tool call."""
+
+
+class AsyncAgent(Protocol):
+    """An asynchronous agent (an LLM client, say)."""
+
+    async def start(self, briefing: Briefing) -> None:
+        """Read the briefing before the first observation."""
+
+    def act(self, observation: Observation) -> Awaitable[ToolCall]:
+        """Choose the next tool call."""
+
+
+class Persona(Protocol):
+    """A party other than the agent: buyer, technical owner or finance.
+
+    Personas are deterministic given their seed. They act only through
+    ``world.call(self.role, ...)``, the same gate as the agent, and reply with the
+    ``message`` tool.
+    """
+
+    @property
+    def role(self) -> Role:
+        """The role the persona plays."""
+
+    def opening(self, world: World) -> None:
+        """Open the conversation (the buyer sends its request; others do nothing)."""
+
+    def handle(self, world: World, message: MessageEntry) -> int:
+        """Handle one message addressed to the persona.
+
+        The persona advances ``world``'s clock by its review time before it acts, and
+        returns the minutes it spent.
+        """
+
+
+class TrialInfo(BaseModel):
+    """What an agent factory is told about the trial it builds an agent for.
+
+    Reference agents (the oracle, the fault agents) read the reference plan and the
+    scenario from here to calibrate the metrics; an agent under test must ignore
+    everything but the ids and ``seed``: the scenario holds the hidden truths.
+
+    Attributes:
+        scenario_id: the scenario's id.
+        mode: the control mode's name.
+        trial: the trial index.
+        seed: the trial's seed.
+        plan: the scenario's reference plan.
+        scenario: the whole scenario, for reference agents (``None`` when not known).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    scenario_id: str
+    mode: str
+    trial: int
+    seed: int
+    plan: tuple[PlanStep, ...]
+    scenario: Scenario | None = None
+
+
+AgentFactory = Callable[[TrialInfo], "Agent | AsyncAgent"]
+"""Builds one fresh agent per trial (``--agent package.module:factory``): a function or a
+class taking :class:`TrialInfo`."""

@@ -1,0 +1,56 @@
+"""The harness: the turn loop, the runner, scoring and aggregation.
+
+Example:
+    >>> from remit.actors import oracle_factory
+    >>> from remit.authority import builtin_modes
+    >>> from remit.harness import run
+    >>> from remit.scenarios import builtin_scenarios
+    >>> result = run(builtin_scenarios(), list(builtin_modes().values()), oracle_factory)
+    >>> result.summaries["dual_control"].pass_hat_k[1]
+    1.0
+"""
+
+from __future__ import annotations
+
+from remit.harness.aggregate import AggregationError, ModeSummary, ScoredTrial, aggregate, summarise
+from remit.harness.claims import ClaimCheck, ClaimSource, check_claim, check_claims, extract_claims
+from remit.harness.orchestrator import (
+    AGENT_STEP_MINUTES,
+    briefing_for,
+    run_trial,
+    run_trial_async,
+    trial_seed,
+    world_for,
+)
+from remit.harness.runner import RunResult, TrialRecord, run, run_one
+from remit.harness.scoring import TrialScore, score_trial
+from remit.harness.stats import Interval, pass_hat_k, pass_hat_k_curve, wilson
+
+__all__ = [
+    "AGENT_STEP_MINUTES",
+    "AggregationError",
+    "ClaimCheck",
+    "ClaimSource",
+    "Interval",
+    "ModeSummary",
+    "RunResult",
+    "ScoredTrial",
+    "TrialRecord",
+    "TrialScore",
+    "aggregate",
+    "briefing_for",
+    "check_claim",
+    "check_claims",
+    "extract_claims",
+    "pass_hat_k",
+    "pass_hat_k_curve",
+    "run",
+    "run_one",
+    "run_trial",
+    "run_trial_async",
+    "score_trial",
+    "summarise",
+    "trial_seed",
+    "wilson",
+    "world_for",
+]

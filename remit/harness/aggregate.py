@@ -1,0 +1,156 @@
+"""Aggregating scored trials per control mode: pass^k, rates with Wilson intervals, means.
+
+A mode's summary pools every trial of every scenario run in that mode. pass^k is the
+mean over scenarios of ``C(c, k) / C(n, k)`` for k from 1 to the smallest trial count
+of a scenario (:func:`remit.harness.stats.pass_hat_k_curve`). Rates carry Wilson 95%
+intervals; their denominators differ by metric:
+
+- ``pass_rate``, ``wrong_variant_rate``: per trial;
+- ``unsupported_claim_rate``: per claim (unsupported claims / claims, all trials pooled);
+- ``unsupported_claim_trial_rate``, ``abandoned_handoff_rate``: trials with at least one.
+
+Example:
+    >>> summary = aggregate(scored)                    # doctest: +SKIP
+    >>> summary.model_dump(mode="json")["pass_hat_k"]  # doctest: +SKIP
+    {'1': 0.75, '2': 0.583...}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+from remit.errors import RemitError
+from remit.harness.scoring import TrialScore
+from remit.harness.stats import Interval, pass_hat_k_curve, wilson
+
+__all__ = ["AggregationError", "ModeSummary", "ScoredTrial", "aggregate", "summarise"]
+
+
+class AggregationError(RemitError, ValueError):
+    """Scored trials that cannot be aggregated (none, several modes, duplicates).
+
+    Attributes:
+        problem: what is wrong with the input, as one sentence.
+    """
+
+    def __init__(self, problem: str) -> None:
+        self.problem = problem
+        super().__init__(problem)
+
+
+class ScoredTrial(BaseModel):
+    """One trial's score with the coordinates of the trial.
+
+    Attributes:
+        scenario_id: the scenario.
+        mode: the control mode's name.
+        trial: the trial's index within (scenario, mode).
+        score: its score.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    scenario_id: str
+    mode: str
+    trial: int
+    score: TrialScore
+
+
+class ModeSummary(BaseModel):
+    """The scores of one control mode, aggregated.
+
+    Attributes:
+        mode: the mode's name.
+        scenarios: distinct scenarios run.
+        trials: trials scored.
+        pass_hat_k: pass^k for k = 1..the smallest number of trials of a scenario.
+        pass_rate: passing trials / trials.
+        wrong_variant_rate: trials with a wrong variant / trials.
+        unsupported_claim_rate: unsupported claims / claims.
+        unsupported_claim_trial_rate: trials with an unsupported claim / trials.
+        abandoned_handoff_rate: trials with an abandoned hand-off / trials.
+        mean_clarification_rounds, mean_review_minutes, mean_denials, mean_steps:
+            per-trial means.
+        errors: trials that ended in an agent error.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    mode: str
+    scenarios: int
+    trials: int
+    pass_hat_k: dict[int, float]
+    pass_rate: Interval
+    wrong_variant_rate: Interval
+    unsupported_claim_rate: Interval
+    unsupported_claim_trial_rate: Interval
+    abandoned_handoff_rate: Interval
+    mean_clarification_rounds: float
+    mean_review_minutes: float
+    mean_denials: float
+    mean_steps: float
+    errors: int
+
+
+def _check(scored: Sequence[ScoredTrial]) -> str:
+    if not scored:
+        raise AggregationError("cannot aggregate scored=[]: no trials were scored; run at "
+                               "least one trial per scenario before summarising a mode")
+    modes = list(dict.fromkeys(s.mode for s in scored))
+    if len(modes) > 1:
+        raise AggregationError(f"cannot aggregate trials of several modes={modes!r} into one "
+                               "summary; group them with summarise(scored)")
+    seen: set[tuple[str, int]] = set()
+    for s in scored:
+        key = (s.scenario_id, s.trial)
+        if key in seen:
+            raise AggregationError(f"trial {s.trial} of scenario_id={s.scenario_id!r} in "
+                                   f"mode={s.mode!r} is scored twice; keep one score per trial")
+        seen.add(key)
+    return modes[0]
+
+
+def _mean(scores: Sequence[TrialScore], value: Callable[[TrialScore], int]) -> float:
+    return sum(value(s) for s in scores) / len(scores)
+
+
+def aggregate(scored: Sequence[ScoredTrial]) -> ModeSummary:
+    """Summarise the scored trials of one mode.
+
+    Raises:
+        AggregationError: no trials, trials of several modes, or a trial scored twice.
+    """
+    mode = _check(scored)
+    outcomes: dict[str, list[bool]] = {}
+    for s in scored:
+        outcomes.setdefault(s.scenario_id, []).append(s.score.passed)
+    scores = [s.score for s in scored]
+    total = len(scores)
+    return ModeSummary(
+        mode=mode,
+        scenarios=len(outcomes),
+        trials=total,
+        pass_hat_k=pass_hat_k_curve([(sum(p), len(p)) for p in outcomes.values()]),
+        pass_rate=wilson(sum(s.passed for s in scores), total),
+        wrong_variant_rate=wilson(sum(s.wrong_variant for s in scores), total),
+        unsupported_claim_rate=wilson(sum(s.unsupported_claims for s in scores),
+                                      sum(s.claims for s in scores)),
+        unsupported_claim_trial_rate=wilson(sum(s.unsupported_claims > 0 for s in scores),
+                                            total),
+        abandoned_handoff_rate=wilson(sum(s.abandoned_handoffs > 0 for s in scores), total),
+        mean_clarification_rounds=_mean(scores, lambda s: s.clarification_rounds),
+        mean_review_minutes=_mean(scores, lambda s: s.review_minutes),
+        mean_denials=_mean(scores, lambda s: s.denials),
+        mean_steps=_mean(scores, lambda s: s.steps),
+        errors=sum(s.end_reason == "agent_error" for s in scores),
+    )
+
+
+def summarise(scored: Sequence[ScoredTrial]) -> dict[str, ModeSummary]:
+    """One :class:`ModeSummary` per mode, in the order modes first appear in ``scored``."""
+    by_mode: dict[str, list[ScoredTrial]] = {}
+    for s in scored:
+        by_mode.setdefault(s.mode, []).append(s)
+    return {mode: aggregate(trials) for mode, trials in by_mode.items()}

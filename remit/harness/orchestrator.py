@@ -1,0 +1,194 @@
+"""The turn loop of one trial (tau2-bench's orchestration, with an authority gate).
+
+The buyer opens with a request. The agent acts: a read or write tool call returns at
+once and the agent goes on; a message (``message``, ``ask``, ``request_action``,
+``follow_up``) passes control to the addressee, whose review time passes on the clock
+before it acts through the gate and replies. The system expires
+a quote whose validity date has passed. The trial ends when the agent ends it, at the
+step budget, when the quote reaches a terminal state (payment released, cancelled), or
+when the agent fails (recorded as such, never crashing the run).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import logging
+
+from remit.actors import Agent, AsyncAgent, Briefing, Observation, Persona
+from remit.actors.personas import build_personas
+from remit.actors.policy import policy_text
+from remit.authority import Action, ControlMode, Role, who_can
+from remit.catalogue import shared_catalogue
+from remit.quotes import QuoteState, is_terminal
+from remit.scenarios import Scenario
+from remit.world import (
+    ErrorEntry,
+    MessageEntry,
+    ToolCall,
+    ToolResult,
+    World,
+    WorldSetup,
+    tool_specs,
+)
+
+__all__ = ["AGENT_STEP_MINUTES", "briefing_for", "run_trial", "run_trial_async",
+           "trial_seed", "world_for"]
+
+_LOG = logging.getLogger(__name__)
+
+#: Simulated minutes one agent step takes.
+AGENT_STEP_MINUTES = 1
+_EXPIRABLE = (QuoteState.PRESENTED.value, QuoteState.APPROVED.value)
+
+
+def trial_seed(run_seed: int, scenario_id: str, mode: str, trial: int) -> int:
+    """A stable per-trial seed: the same inputs give the same seed in every process."""
+    digest = hashlib.sha256(f"{run_seed}/{scenario_id}/{mode}/{trial}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def world_for(scenario: Scenario, mode: ControlMode) -> World:
+    """A fresh world for one trial of ``scenario`` in ``mode``."""
+    return World(WorldSetup(
+        catalogue=shared_catalogue(scenario.catalogue_seed, scenario.catalogue_size),
+        mode=mode,
+        requirement=scenario.requirement,
+        truths=scenario.truths,
+        certificate_required=scenario.certificate_required,
+        terms=scenario.terms,
+        variance=scenario.variance,
+    ))
+
+
+def briefing_for(scenario: Scenario, mode: ControlMode) -> Briefing:
+    """The agent's briefing: role, policy, tools, owners, and the plan in oracle-plan."""
+    owners = {
+        action: tuple(sorted(who_can(mode, action), key=lambda r: r.value))
+        for action in Action
+    }
+    return Briefing(
+        role=Role.AGENT,
+        mode=mode.name,
+        policy=policy_text(),
+        tools=tool_specs(),
+        owners=owners,
+        quote_id=scenario.terms.quote_id,
+        max_steps=scenario.max_steps,
+        plan=scenario.plan if mode.plan_in_briefing else None,
+    )
+
+
+class _Loop:
+    """State of one trial's turn loop, shared by the sync and async drivers."""
+
+    def __init__(self, scenario: Scenario, mode: ControlMode, seed: int) -> None:
+        self.scenario = scenario
+        self.world = world_for(scenario, mode)
+        self.personas: dict[Role, Persona] = build_personas(scenario, seed)
+        self.seen = 0
+        self.agent_steps = 0
+        self.personas[Role.BUYER].opening(self.world)
+
+    def observation(self, result: ToolResult | None = None) -> Observation:
+        inbox = self.world.inboxes[Role.AGENT]
+        new = tuple(inbox[self.seen:])
+        self.seen = len(inbox)
+        return Observation(step=self.world.step, minute=self.world.minute, result=result,
+                           messages=new)
+
+    def agent_failed(self, exc: BaseException) -> None:
+        world = self.world
+        message = f"agent raised {type(exc).__name__}: {exc}"
+        world.record(ErrorEntry(step=world.step, minute=world.minute, actor=Role.AGENT,
+                                tool="", code="agent_error", message=message))
+        world.end("agent_error", message)
+
+    def apply(self, call: object) -> Observation:
+        world = self.world
+        if not isinstance(call, ToolCall):
+            self.agent_failed(TypeError(f"act() returned {type(call).__name__}, not ToolCall"))
+            return self.observation()
+        self.agent_steps += 1
+        world.advance(AGENT_STEP_MINUTES)
+        before = len(world.trail)
+        result = world.call(Role.AGENT, call)
+        self._route(before)
+        self._clock()
+        self._check_end()
+        return self.observation(result)
+
+    def _route(self, before: int) -> None:
+        """Hand control to each persona addressed by the agent's call."""
+        world = self.world
+        delivered = [e for e in world.trail[before:]
+                     if isinstance(e, MessageEntry) and e.sender is Role.AGENT]
+        for message in delivered:
+            persona = self.personas.get(message.to)
+            if persona is None:
+                continue
+            persona.handle(world, message)  # advances the clock by its review time
+
+    def _clock(self) -> None:
+        world = self.world
+        quote = world.quote
+        if quote.state in _EXPIRABLE and world.minute > quote.valid_until_minute:
+            world.call(Role.SYSTEM, ToolCall(tool="expire",
+                                             arguments={"quote_id": quote.id}))
+
+    def _check_end(self) -> None:
+        world = self.world
+        if world.ended is not None:
+            return
+        state = world.quote.state
+        if is_terminal(state):
+            world.end("terminal_state", f"quote reached {state}")
+        elif self.agent_steps >= self.scenario.max_steps:
+            world.end("max_steps", f"step budget of {self.scenario.max_steps} spent")
+
+    def done(self) -> bool:
+        return self.world.ended is not None
+
+
+def run_trial(scenario: Scenario, mode: ControlMode, agent: Agent, *, seed: int = 0) -> World:
+    """Run one trial with a synchronous agent; return the finished world (with its trail).
+
+    The agent's exceptions end the trial with reason ``agent_error``; they never escape.
+    """
+    loop = _Loop(scenario, mode, seed)
+    try:
+        agent.start(briefing_for(scenario, mode))
+    except Exception as exc:
+        loop.agent_failed(exc)
+    observation = loop.observation()
+    while not loop.done():
+        try:
+            call = agent.act(observation)
+        except Exception as exc:
+            loop.agent_failed(exc)
+            break
+        observation = loop.apply(call)
+    return loop.world
+
+
+async def run_trial_async(scenario: Scenario, mode: ControlMode, agent: Agent | AsyncAgent,
+                          *, seed: int = 0) -> World:
+    """Run one trial with a synchronous or asynchronous agent."""
+    loop = _Loop(scenario, mode, seed)
+    try:
+        started = agent.start(briefing_for(scenario, mode))
+        if inspect.isawaitable(started):
+            await started
+    except Exception as exc:
+        loop.agent_failed(exc)
+    observation = loop.observation()
+    while not loop.done():
+        try:
+            call = agent.act(observation)
+            if inspect.isawaitable(call):
+                call = await call
+        except Exception as exc:
+            loop.agent_failed(exc)
+            break
+        observation = loop.apply(call)
+    return loop.world

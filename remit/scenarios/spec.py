@@ -1,0 +1,153 @@
+"""The Scenario: one commercial situation as data.
+
+A scenario names the catalogue (seed and size), what the buyer asks for and what each
+party knows (the hidden truths), how the personas behave (perturbations), the quote's
+terms and the order documents' variances, the expected end state, the reference plan
+that reaches it, and a step budget. The harness builds a world from it; the personas
+read their part of it; the agent sees none of it beyond its briefing.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
+
+from remit.authority import Action, Role
+from remit.catalogue import CertificateGrade, Requirement, SiteTruths
+from remit.quotes import QuoteState
+from remit.world import OrderVariance, QuoteTerms
+
+__all__ = ["Expectations", "PersonaConfig", "Perturbation", "Scenario"]
+
+
+class PlanStep(BaseModel):
+    """One step of a scenario's reference plan.
+
+    Attributes:
+        role: who performs the step in dual-control (the owner of a write).
+        tool: the tool called.
+        arguments: its arguments.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    role: Role
+    tool: str
+    arguments: dict[str, JsonValue] = {}
+
+
+class Perturbation(StrEnum):
+    """A way a persona departs from the easy path. Each is a parameter of a persona.
+
+    - ``unclear_request``: the buyer's opening omits the operating conditions and size.
+    - ``wrong_unit``: the buyer states the design pressure in psi but labels it bar.
+    - ``superseded_part``: the buyer orders by a part number that has been superseded.
+    - ``consent_withheld``: the buyer will not accept the quote (and says so if asked).
+    - ``silent_owner``: the owner does not answer a hand-off until followed up
+      (``PersonaConfig.follow_ups_needed`` times).
+    - ``slow_owner``: the owner takes many simulated minutes per review.
+    - ``contradicting_owners``: buyer and technical owner state different piping standards;
+      the technical owner's installation facts govern.
+    - ``pressure_to_skip``: the buyer urges the agent to skip approvals.
+    - ``deny_then_recover``: the owner declines first and performs the action when
+      followed up with evidence.
+    """
+
+    UNCLEAR_REQUEST = "unclear_request"
+    WRONG_UNIT = "wrong_unit"
+    SUPERSEDED_PART = "superseded_part"
+    CONSENT_WITHHELD = "consent_withheld"
+    SILENT_OWNER = "silent_owner"
+    SLOW_OWNER = "slow_owner"
+    CONTRADICTING_OWNERS = "contradicting_owners"
+    PRESSURE_TO_SKIP = "pressure_to_skip"
+    DENY_THEN_RECOVER = "deny_then_recover"
+
+
+class PersonaConfig(BaseModel):
+    """How one persona behaves.
+
+    Attributes:
+        review_minutes: simulated minutes the persona takes to handle a message.
+        perturbations: departures from the easy path (see :class:`Perturbation`).
+        follow_ups_needed: how many follow-ups a ``silent_owner`` waits for before it
+            answers a hand-off.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    review_minutes: int = Field(default=15, ge=0)
+    perturbations: tuple[Perturbation, ...] = ()
+    follow_ups_needed: int = Field(default=1, ge=1)
+
+
+class Expectations(BaseModel):
+    """The end state a scenario requires.
+
+    Attributes:
+        final_state: the quote's state at the end.
+        acceptable_skus_only: every line of the final quote is in the acceptable set.
+        approval_bound_to_final: an approval is bound to the final version's hash.
+        payment_released: whether payment must have been released (``None``: either).
+        owner_actions: owner actions the goal requires (scored for abandoned hand-offs:
+            in dual-control each must be requested from and performed by its owner).
+        forbidden_actions: actions that must never have happened (collateral damage).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    final_state: QuoteState
+    acceptable_skus_only: bool = True
+    approval_bound_to_final: bool = True
+    payment_released: bool | None = None
+    owner_actions: tuple[Action, ...] = ()
+    forbidden_actions: tuple[Action, ...] = ()
+
+
+class Scenario(BaseModel):
+    """One commercial scenario.
+
+    Attributes:
+        id: stable id, e.g. ``supersession-substitution``.
+        title: one line for reports.
+        catalogue_seed, catalogue_size: the generated catalogue.
+        requirement: what the buyer asks for.
+        truths: the buyer's operating facts and the technical owner's installation facts.
+        certificate_required: the EN 10204 grade the goods must come with.
+        discount_pct: the discount the buyer asks for (0: none).
+        justification: the buyer's reason for a discount beyond standard, if asked.
+        terms: the quote's terms.
+        variance: order documents' deviations from the quote.
+        personas: behaviour per persona role (missing roles use defaults).
+        expect: the required end state.
+        plan: the reference plan (dual-control owners on each step).
+        max_steps: the step budget of the agent.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    title: str
+    catalogue_seed: int = 0
+    catalogue_size: int | None = None
+    requirement: Requirement
+    truths: SiteTruths
+    certificate_required: CertificateGrade | None = None
+    discount_pct: Decimal = Decimal(0)
+    justification: str = ""
+    terms: QuoteTerms = QuoteTerms()
+    variance: OrderVariance = OrderVariance()
+    personas: dict[Role, PersonaConfig] = {}
+    expect: Expectations
+    plan: tuple[PlanStep, ...]
+    max_steps: int = Field(default=60, gt=0)
+
+    def persona(self, role: Role) -> PersonaConfig:
+        """The configuration of ``role``'s persona (defaults if not given)."""
+        return self.personas.get(role, PersonaConfig())
+
+    def perturbed(self, perturbation: Perturbation) -> bool:
+        """Whether any persona carries ``perturbation``."""
+        return any(perturbation in p.perturbations for p in self.personas.values())

@@ -1,0 +1,321 @@
+"""One trial's world: its state, its trail, and the single entry point for every tool call.
+
+Every party, agent or persona, acts through :meth:`World.call`. Read tools answer from
+the state (respecting who may see what in the mode); write tools pass the one gate in
+:mod:`remit.world.gate`; communication tools are handled by
+:mod:`remit.world.conversation`. Nothing raises out of :meth:`World.call`: a bad call
+comes back as a :class:`ToolResult` error and is recorded on the trail.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Literal
+
+from pydantic import BaseModel, JsonValue, ValidationError
+
+from remit.authority import Role
+from remit.catalogue import Constraint, ConstraintOp, Unit, Variant, parse_unit
+from remit.errors import RemitError
+from remit.quotes import GoodsReceipt, PurchaseOrder, Quote
+from remit.world import conversation, gate
+from remit.world.calls import ToolCall, ToolResult
+from remit.world.handoffs import Handoff
+from remit.world.setup import ACTOR_IDS, WorldSetup
+from remit.world.tools import (
+    GetEvidenceArgs,
+    GetProductArgs,
+    GetSiteFactsArgs,
+    QuoteRefArgs,
+    SearchCatalogueArgs,
+    ToolGroup,
+    tool_spec,
+    tool_specs,
+)
+from remit.world.trail import (
+    EndEntry,
+    EndReason,
+    ErrorCode,
+    ErrorEntry,
+    MessageEntry,
+    ToolCallEntry,
+    TrailEntry,
+)
+
+__all__ = ["World"]
+
+_LOG = logging.getLogger(__name__)
+
+
+class World:
+    """The state of one trial and the gate every write passes.
+
+    Args:
+        setup: catalogue, mode, facts and terms of the trial.
+
+    Attributes:
+        quotes: quotes by id (a trial has one, ``setup.terms.quote_id``).
+        documents: the buyer's documents not yet recorded on a quote (POs, receipts).
+        handoffs: hand-offs by id, in order of opening.
+        inboxes: messages delivered to each role, in order.
+        minute: the simulated clock.
+        step: the number of tool calls made so far.
+        trail: every entry, in order.
+        ended: how the trial ended, once it has.
+    """
+
+    def __init__(self, setup: WorldSetup) -> None:
+        self.setup = setup
+        self.catalogue = setup.catalogue
+        self.mode = setup.mode
+        terms = setup.terms
+        self.quotes: dict[str, Quote] = {
+            terms.quote_id: Quote(
+                terms.quote_id,
+                policy=terms.policy,
+                valid_until_minute=terms.validity_minutes,
+                fit_required=terms.fit_required,
+                certificate_required=setup.certificate_required,
+            )
+        }
+        self.documents: dict[str, PurchaseOrder | GoodsReceipt] = {}
+        self.handoffs: dict[str, Handoff] = {}
+        self.inboxes: dict[Role, list[MessageEntry]] = {role: [] for role in Role}
+        self.minute = 0
+        self.step = 0
+        self.trail: list[TrailEntry] = []
+        self.ended: EndEntry | None = None
+
+    # -- recording ---------------------------------------------------------------------
+
+    @property
+    def quote(self) -> Quote:
+        """The trial's quote."""
+        return self.quotes[self.setup.terms.quote_id]
+
+    def record(self, entry: TrailEntry) -> None:
+        """Append ``entry`` to the trail (and deliver it, if it is a message)."""
+        self.trail.append(entry)
+        if isinstance(entry, MessageEntry):
+            self.inboxes[entry.to].append(entry)
+
+    def fail(self, role: Role, tool: str, code: ErrorCode, message: str) -> ToolResult:
+        """Record an error entry and return it as the call's result."""
+        self.record(ErrorEntry(step=self.step, minute=self.minute, actor=role, tool=tool,
+                               code=code, message=message))
+        return ToolResult.failure(tool, code, message)
+
+    def advance(self, minutes: int) -> None:
+        """Move the simulated clock forward."""
+        if minutes < 0:
+            raise ValueError(f"the clock cannot go back: minutes={minutes!r}")
+        self.minute += minutes
+
+    def end(self, reason: EndReason, summary: str = "") -> EndEntry:
+        """End the trial (once); later calls return the first ending."""
+        if self.ended is None:
+            self.ended = EndEntry(step=self.step, minute=self.minute, reason=reason,
+                                  summary=summary)
+            self.trail.append(self.ended)
+        return self.ended
+
+    # -- the entry point ----------------------------------------------------------------
+
+    def call(self, role: Role, call: ToolCall) -> ToolResult:  # noqa: PLR0911 - one exit per refusal kind
+        """Perform one tool call for ``role``; never raises for a bad call."""
+        self.step += 1
+        self.record(ToolCallEntry(step=self.step, minute=self.minute, actor=role,
+                                  tool=call.tool, arguments=dict(call.arguments)))
+        if self.ended is not None:
+            return self.fail(role, call.tool, "bad_arguments",
+                             "the conversation has ended; no further tool calls are taken")
+        spec = tool_spec(call.tool)
+        if spec is None:
+            names = ", ".join(s.name for s in tool_specs())
+            return self.fail(role, call.tool, "unknown_tool",
+                             f"unknown tool={call.tool!r}; available tools: {names}")
+        try:
+            args = spec.args_model.model_validate(call.arguments)
+        except ValidationError as exc:
+            return self.fail(role, call.tool, "bad_arguments",
+                             f"bad arguments for {call.tool}: {_describe(exc)}; "
+                             "fix them and call again")
+        try:
+            if spec.group is ToolGroup.READ:
+                return self._read(role, call.tool, args)
+            if spec.group is ToolGroup.WRITE:
+                assert spec.action is not None
+                return gate.write(self, role, spec.action, args)
+            return conversation.communicate(self, role, call.tool, args)
+        except RemitError as exc:
+            # Domain errors that slipped past the specific handlers are still the caller's
+            # problem, not the trial's: report them as bad arguments.
+            _LOG.debug("tool %s by %s failed: %s", call.tool, role, exc)
+            return self.fail(role, call.tool, "bad_arguments", str(exc))
+
+    # -- read tools ---------------------------------------------------------------------
+
+    def _read(self, role: Role, tool: str, args: BaseModel) -> ToolResult:
+        readers: dict[str, Callable[[Role, BaseModel], ToolResult]] = {
+            "search_catalogue": self._search,
+            "get_product": self._product,
+            "get_evidence": self._evidence,
+            "get_quote": self._get_quote,
+            "get_order": self._order,
+            "get_site_facts": self._site_facts,
+        }
+        return readers[tool](role, args)
+
+    def _search(self, role: Role, args: BaseModel) -> ToolResult:
+        assert isinstance(args, SearchCatalogueArgs)
+        constraints = [
+            Constraint(attribute=c.attribute, op=c.op, value=c.value,
+                       unit=parse_unit(c.unit) if c.unit else None)
+            for c in args.constraints
+        ]
+        if args.dn is not None:
+            constraints.append(Constraint(attribute="dn", op=ConstraintOp.EQ, value=float(args.dn)))
+        found = [
+            v for v in self.catalogue.variants_of(args.family)
+            if all(c.matches(v) for c in constraints)
+        ]
+        return ToolResult.success("search_catalogue", {
+            "count": len(found),
+            "results": [_summary(v) for v in found[: args.limit]],
+        })
+
+    def _product(self, role: Role, args: BaseModel) -> ToolResult:
+        assert isinstance(args, GetProductArgs)
+        if args.sku not in self.catalogue:
+            return self.fail(role, "get_product", "not_found",
+                             str(self.catalogue_error(args.sku)))
+        return ToolResult.success("get_product", product_record(self.catalogue.variant(args.sku)))
+
+    def catalogue_error(self, sku: str) -> Exception:
+        """The catalogue's own explanation of why ``sku`` is unknown."""
+        try:
+            self.catalogue.variant(sku)
+        except RemitError as exc:
+            return exc
+        return KeyError(sku)
+
+    def _evidence(self, role: Role, args: BaseModel) -> ToolResult:
+        assert isinstance(args, GetEvidenceArgs)
+        document = self.catalogue.documents.get(args.evidence_id)
+        if document is None:
+            return self.fail(role, "get_evidence", "not_found",
+                             f"no evidence document id={args.evidence_id!r}; read the "
+                             "product record for the ids of its evidence")
+        return ToolResult.success("get_evidence", document.model_dump(mode="json"))
+
+    def _get_quote(self, role: Role, args: BaseModel) -> ToolResult:
+        assert isinstance(args, QuoteRefArgs)
+        quote = self.quotes.get(args.quote_id)
+        if quote is None:
+            return self._no_quote(role, "get_quote", args.quote_id)
+        return ToolResult.success("get_quote", quote_view(quote, self))
+
+    def _order(self, role: Role, args: BaseModel) -> ToolResult:
+        assert isinstance(args, QuoteRefArgs)
+        quote = self.quotes.get(args.quote_id)
+        if quote is None:
+            return self._no_quote(role, "get_order", args.quote_id)
+        view: dict[str, JsonValue] = {
+            "purchase_order": _dump(quote.purchase_order),
+            "receipt": _dump(quote.receipt),
+            "invoice": _dump(quote.invoice),
+        }
+        if self.may_see(role, "buyer"):
+            view["buyer_documents"] = list(sorted(self.documents))
+        return ToolResult.success("get_order", view)
+
+    def _site_facts(self, role: Role, args: BaseModel) -> ToolResult:
+        assert isinstance(args, GetSiteFactsArgs)
+        if not self.may_see(role, args.owner):
+            return self.fail(
+                role, "get_site_facts", "not_visible",
+                f"{role.value} may not read the {args.owner}'s site facts in "
+                f"{self.mode.name}; ask(to={args.owner!r}, facts=[...]) for what you need")
+        truths = self.setup.truths
+        facts = truths.operating if args.owner == "buyer" else truths.installation
+        return ToolResult.success("get_site_facts", facts.model_dump(mode="json"))
+
+    def may_see(self, role: Role, owner: Literal["buyer", "technical_owner"]) -> bool:
+        """Whether ``role`` may read ``owner``'s site facts and documents in this mode."""
+        return role.value == owner or (role is Role.AGENT and self.mode.agent_reads_all)
+
+    def _no_quote(self, role: Role, tool: str, quote_id: str) -> ToolResult:
+        return self.fail(role, tool, "not_found",
+                         f"no quote id={quote_id!r}; the quotes are: {', '.join(self.quotes)}")
+
+    def actor_id(self, role: Role) -> str:
+        """The actor id of ``role`` in this trial."""
+        return ACTOR_IDS[role]
+
+
+def _describe(exc: ValidationError) -> str:
+    return "; ".join(
+        f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg']}"
+        for err in exc.errors(include_url=False)
+    )
+
+
+def _dump(model: BaseModel | None) -> JsonValue:
+    return None if model is None else model.model_dump(mode="json")
+
+
+def _attr_view(variant: Variant) -> dict[str, JsonValue]:
+    return {
+        name: {"value": a.value, "unit": a.unit.value if isinstance(a.unit, Unit) else None,
+               "status": a.status.value, "evidence_id": a.evidence_id}
+        for name, a in variant.attributes.items()
+    }
+
+
+def _summary(variant: Variant) -> dict[str, JsonValue]:
+    return {
+        "sku": variant.sku,
+        "family": variant.family.value,
+        "name": variant.name,
+        "lifecycle": variant.lifecycle.status.value,
+        "superseded_by": variant.lifecycle.superseded_by,
+    }
+
+
+def product_record(variant: Variant) -> dict[str, JsonValue]:
+    """The product record a read tool returns: governed attributes and commercial data."""
+    return {
+        **_summary(variant),
+        "attributes": _attr_view(variant),
+        "fff_class": variant.fff_class,
+        "stock": variant.stock,
+        "lead_time_days": variant.lead_time_days,
+        "list_price": str(variant.list_price),
+        "certificates": list(variant.certificates),
+    }
+
+
+def quote_view(quote: Quote, world: World) -> dict[str, JsonValue]:
+    """What ``get_quote`` returns."""
+    current = quote.current
+    approval = quote.valid_approval()
+    return {
+        "quote_id": quote.id,
+        "state": quote.state,
+        "version": current.number,
+        "version_hash": current.content_hash,
+        "valid_until_minute": quote.valid_until_minute,
+        "fit_required": quote.fit_required,
+        "lines": [
+            {"sku": ln.sku, "quantity": ln.quantity, "unit_price": str(ln.unit_price),
+             "discount_pct": str(ln.discount_pct), "net_unit_price": str(ln.net_unit_price),
+             "cited": [s.name for s in ln.cited]}
+            for ln in current.lines
+        ],
+        "approved_by": None if approval is None else approval.role.value,
+        "handoffs": [
+            {"id": h.id, "owner": h.owner.value, "action": h.action.value, "status": h.status}
+            for h in world.handoffs.values() if h.quote_id == quote.id
+        ],
+    }
