@@ -171,6 +171,9 @@ def _commit(
 
     if new_version is not None:
         quote.versions.append(new_version)
+    if action is Action.REVISE:
+        # a revised quote is a new offer: it gets a fresh validity period
+        quote.valid_until_minute = ctx.now_minute + quote.validity_minutes
     if approval is not None:
         quote.approvals.append(approval)
     if submission is not None:

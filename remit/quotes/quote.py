@@ -154,6 +154,7 @@ class Quote:
         created_minute: simulated minute the quote was opened.
 
     Attributes:
+        validity_minutes: the validity period; a revision starts a fresh one.
         versions: every version, oldest first; editing appends.
         approvals: every approval decision, oldest first.
         fit_confirmation: the latest fit sign-off, or ``None``.
@@ -180,6 +181,7 @@ class Quote:
             if valid_until_minute is not None
             else created_minute + self.policy.validity_minutes
         )
+        self.validity_minutes = self.valid_until_minute - created_minute
         self.fit_required = fit_required
         self.certificate_required = certificate_required
         self.created_minute = created_minute

@@ -9,6 +9,15 @@ Example:
 from __future__ import annotations
 
 from remit.scenarios.builtin import UnknownScenarioError, builtin_scenarios, scenario_by_id
+from remit.scenarios.files import (
+    ScenarioFileError,
+    ScenarioFormat,
+    dump_scenario,
+    export_suite,
+    load_scenario,
+    load_suite,
+    scenario_schema,
+)
 from remit.scenarios.plans import (
     DEFAULT_QUOTE_ID,
     PlanLine,
@@ -21,25 +30,50 @@ from remit.scenarios.plans import (
     sale_steps,
     write,
 )
-from remit.scenarios.spec import Expectations, PersonaConfig, Perturbation, PlanStep, Scenario
+from remit.scenarios.spec import (
+    DEFAULT_TOLERATED,
+    Expectations,
+    PersonaConfig,
+    Perturbation,
+    PlanStep,
+    RequiredAsk,
+    RequiredEntry,
+    RequiredTransition,
+    Scenario,
+)
+from remit.scenarios.suite import Suite, UnknownScenarioInSuiteError, canonical_json
 
 __all__ = [
     "DEFAULT_QUOTE_ID",
+    "DEFAULT_TOLERATED",
     "Expectations",
     "PersonaConfig",
     "Perturbation",
     "PlanLine",
     "PlanStep",
+    "RequiredAsk",
+    "RequiredEntry",
+    "RequiredTransition",
     "Scenario",
+    "ScenarioFileError",
+    "ScenarioFormat",
+    "Suite",
     "UnknownScenarioError",
+    "UnknownScenarioInSuiteError",
     "ask",
     "builtin_scenarios",
+    "canonical_json",
     "consent_request",
+    "dump_scenario",
     "edit_lines",
+    "export_suite",
     "fit_review_steps",
+    "load_scenario",
+    "load_suite",
     "order_steps",
     "quote_steps",
     "sale_steps",
     "scenario_by_id",
+    "scenario_schema",
     "write",
 ]

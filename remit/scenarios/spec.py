@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from decimal import Decimal
 from enum import StrEnum
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from remit.authority import Action, Role
 from remit.catalogue import CertificateGrade, Requirement, SiteTruths
 from remit.quotes import QuoteState
-from remit.world import OrderVariance, QuoteTerms
+from remit.world import Fact, OrderVariance, QuoteTerms
 
 __all__ = ["Expectations", "PersonaConfig", "Perturbation", "Scenario"]
 
@@ -36,6 +37,9 @@ class PlanStep(BaseModel):
     role: Role
     tool: str
     arguments: dict[str, JsonValue] = {}
+
+
+_ACTIONS = frozenset(a.value for a in Action)
 
 
 class Perturbation(StrEnum):
@@ -83,17 +87,73 @@ class PersonaConfig(BaseModel):
     follow_ups_needed: int = Field(default=1, ge=1)
 
 
+class RequiredTransition(BaseModel):
+    """A transition the trail must show.
+
+    Attributes:
+        action: the action that must have happened.
+        authority: the role under whose authority it happened, if it matters. An agent
+            acting on a grant copied from a role (all-tools, delegation) acts under that
+            role's authority.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["transition"] = "transition"
+    action: Action
+    authority: Role | None = None
+
+
+class RequiredAsk(BaseModel):
+    """A question the agent must have asked (a clarification the goal depends on).
+
+    Attributes:
+        to: whom the agent must ask.
+        fact: the fact it must ask for.
+        before: the ask must come before the first time this action happened (e.g.
+            ``edit_lines``: ask before choosing a variant); ``None`` for any time.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["ask"] = "ask"
+    to: Role
+    fact: Fact
+    before: Action | None = None
+
+
+RequiredEntry = Annotated[RequiredTransition | RequiredAsk, Field(discriminator="kind")]
+"""An entry the trail must contain."""
+
+DEFAULT_TOLERATED: tuple[Action, ...] = (
+    Action.EDIT_LINES, Action.CONFIGURE, Action.REQUEST_FIT, Action.CONFIRM_FIT,
+    Action.REJECT_FIT, Action.PRICE, Action.SUBMIT, Action.DENY, Action.REVISE,
+    Action.EXPIRE,
+)
+"""Actions that may happen on the way without being collateral damage: drafting,
+reviewing and re-quoting. Ordering, accepting, cancelling, invoicing and paying are not
+among them: they count as collateral damage unless the scenario expects them."""
+
+
 class Expectations(BaseModel):
-    """The end state a scenario requires.
+    """The end state a scenario requires: a small, closed vocabulary.
 
     Attributes:
         final_state: the quote's state at the end.
-        acceptable_skus_only: every line of the final quote is in the acceptable set.
-        approval_bound_to_final: an approval is bound to the final version's hash.
+        acceptable_skus_only: every line of the final version is in the acceptable set
+            (computed from the fit rules and the hidden truths).
+        approval_bound_to_final: an approval is bound to the final version's hash (checked
+            when the final state is at or past ``approved``).
+        approved_by: the role under whose authority the final version was approved.
         payment_released: whether payment must have been released (``None``: either).
-        owner_actions: owner actions the goal requires (scored for abandoned hand-offs:
-            in dual-control each must be requested from and performed by its owner).
-        forbidden_actions: actions that must never have happened (collateral damage).
+        owner_actions: owner actions the goal requires: each must have happened, and in
+            dual-control each must have been requested from its owner (abandoned
+            hand-offs are scored from this).
+        forbidden_actions: actions that must never happen.
+        required: entries the trail must contain (transitions, clarifying asks).
+        no_collateral_damage: nothing changed that the scenario did not expect: every
+            transition is an action of the reference plan, an owner action, or tolerated.
+        tolerated_actions: actions that are not collateral damage even when unplanned.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -101,9 +161,13 @@ class Expectations(BaseModel):
     final_state: QuoteState
     acceptable_skus_only: bool = True
     approval_bound_to_final: bool = True
+    approved_by: Role | None = None
     payment_released: bool | None = None
     owner_actions: tuple[Action, ...] = ()
     forbidden_actions: tuple[Action, ...] = ()
+    required: tuple[RequiredEntry, ...] = ()
+    no_collateral_damage: bool = True
+    tolerated_actions: tuple[Action, ...] = DEFAULT_TOLERATED
 
 
 class Scenario(BaseModel):
@@ -147,6 +211,13 @@ class Scenario(BaseModel):
     def persona(self, role: Role) -> PersonaConfig:
         """The configuration of ``role``'s persona (defaults if not given)."""
         return self.personas.get(role, PersonaConfig())
+
+    def planned_actions(self) -> frozenset[Action]:
+        """The write actions of the reference plan, including those it requests."""
+        actions = {Action(step.tool) for step in self.plan if step.tool in _ACTIONS}
+        actions |= {Action(str(step.arguments["action"])) for step in self.plan
+                    if step.tool == "request_action" and "action" in step.arguments}
+        return frozenset(actions)
 
     def perturbed(self, perturbation: Perturbation) -> bool:
         """Whether any persona carries ``perturbation``."""

@@ -21,7 +21,7 @@ from remit.catalogue import (
     generate_catalogue,
 )
 from remit.quotes import QuoteState
-from remit.scenarios import Expectations, Scenario
+from remit.scenarios import Expectations, PlanStep, Scenario
 from remit.world import ToolCall, ToolResult, World, WorldSetup, decline
 
 GOOD = "BV-00008"
@@ -44,16 +44,30 @@ def catalogue() -> Catalogue:
     return generate_catalogue(0)
 
 
+ORDER_TO_CASH = (
+    (Role.AGENT, "present"), (Role.FINANCE, "approve"), (Role.BUYER, "accept"),
+    (Role.BUYER, "receive_po"), (Role.BUYER, "record_receipt"), (Role.AGENT, "invoice"),
+    (Role.FINANCE, "release_payment"),
+)
+"""The writes a fixture plan names, so that they are expected (not collateral damage)."""
+
+
 def scenario(final_state: QuoteState = QuoteState.ACCEPTED, *,
-             requirement: Requirement = REQUIREMENT, **expect: object) -> Scenario:
-    """A scenario on the DN25 site expecting ``final_state`` (and ``expect`` fields)."""
+             requirement: Requirement = REQUIREMENT,
+             planned: tuple[tuple[Role, str], ...] = ORDER_TO_CASH,
+             **expect: object) -> Scenario:
+    """A scenario on the DN25 site expecting ``final_state`` (and ``expect`` fields).
+
+    Its plan names the ``planned`` writes only (scoring reads which actions it expects).
+    """
     return Scenario.model_validate({
         "id": "scoring-fixture",
         "title": "scoring fixture",
         "requirement": requirement,
         "truths": TRUTHS,
         "expect": Expectations.model_validate({"final_state": final_state, **expect}),
-        "plan": (),
+        "plan": tuple(PlanStep(role=role, tool=tool, arguments={"quote_id": "Q-1"})
+                      for role, tool in planned),
     })
 
 

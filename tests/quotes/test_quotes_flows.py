@@ -27,6 +27,7 @@ from remit.quotes import (
 )
 from tests.quotes.strategies import (
     LATE,
+    VALID_UNTIL,
     certificate,
     ctx,
     drive,
@@ -316,3 +317,12 @@ def test_mermaid_diagram_shows_every_state_and_trigger() -> None:
         for source in spec.sources:
             assert spec.trigger.value in edges[(source.value, spec.dest.value)]
     assert quote_machine().models == []
+
+
+def test_revise_after_expiry_starts_a_fresh_validity_period() -> None:
+    quote = quote_in(QuoteState.EXPIRED)
+    assert quote.valid_until_minute == VALID_UNTIL
+    fire(quote, Action.REVISE, ctx(Action.REVISE, now=LATE))
+    assert quote.state == QuoteState.DRAFT
+    assert quote.valid_until_minute == LATE + quote.validity_minutes
+    assert quote.validity_minutes == VALID_UNTIL

@@ -1,0 +1,148 @@
+"""Scenarios as files: YAML or JSON in, YAML or JSON out, errors that name the place.
+
+A bad file is a :class:`ScenarioFileError` that names the file, the field path
+(``expect.final_state``, ``plan[3].tool``) and the problem, one line per problem.
+Exporting a suite writes one file per scenario plus nothing else, so loading the
+directory back gives the same suite fingerprint.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import JsonValue, ValidationError
+
+from remit.errors import RemitError
+from remit.scenarios.spec import Scenario
+from remit.scenarios.suite import Suite
+
+__all__ = [
+    "ScenarioFileError",
+    "ScenarioFormat",
+    "dump_scenario",
+    "export_suite",
+    "load_scenario",
+    "load_suite",
+    "scenario_schema",
+]
+
+ScenarioFormat = Literal["yaml", "json"]
+_SUFFIXES: dict[str, ScenarioFormat] = {".yaml": "yaml", ".yml": "yaml", ".json": "json"}
+
+
+class ScenarioFileError(RemitError, ValueError):
+    """A scenario file that cannot be read or does not describe a valid scenario.
+
+    Attributes:
+        path: the file.
+        problems: one ``field.path: problem`` sentence per problem.
+    """
+
+    def __init__(self, path: Path, problems: Sequence[str]) -> None:
+        self.path = path
+        self.problems = list(problems)
+        super().__init__(f"{path}: " + "; ".join(self.problems))
+
+
+def _location(loc: tuple[int | str, ...]) -> str:
+    text = ""
+    for part in loc:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        elif part in ("transition", "ask") and text.endswith("]"):
+            continue  # the discriminator tag of a required entry, not a field
+        else:
+            text += f".{part}" if text else str(part)
+    return text or "(top level)"
+
+
+def _problems(error: ValidationError) -> list[str]:
+    return [f"{_location(tuple(e['loc']))}: {e['msg']}" for e in error.errors(include_url=False)]
+
+
+def _format(path: Path) -> ScenarioFormat:
+    found = _SUFFIXES.get(path.suffix.lower())
+    if found is None:
+        raise ScenarioFileError(path, [f"unknown file type {path.suffix!r}; use .yaml, .yml "
+                                       "or .json"])
+    return found
+
+
+def load_scenario(path: Path | str) -> Scenario:
+    """Load one scenario from a YAML or JSON file.
+
+    Raises:
+        ScenarioFileError: the file is missing, unparsable, or not a valid scenario.
+    """
+    path = Path(path)
+    fmt = _format(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScenarioFileError(path, [f"cannot read the file ({exc.strerror})"]) from exc
+    try:
+        data: JsonValue = yaml.safe_load(text) if fmt == "yaml" else json.loads(text)
+    except (yaml.YAMLError, json.JSONDecodeError) as exc:
+        raise ScenarioFileError(path, [f"not valid {fmt.upper()}: {exc}"]) from exc
+    if not isinstance(data, dict):
+        raise ScenarioFileError(path, ["(top level): expected a mapping of scenario fields"])
+    try:
+        return Scenario.model_validate(data)
+    except ValidationError as exc:
+        raise ScenarioFileError(path, _problems(exc)) from exc
+
+
+def dump_scenario(scenario: Scenario, fmt: ScenarioFormat = "yaml") -> str:
+    """One scenario as YAML or JSON text (stable key order)."""
+    data = scenario.model_dump(mode="json")
+    if fmt == "json":
+        return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return yaml.safe_dump(data, sort_keys=True, allow_unicode=True)
+
+
+def export_suite(suite: Suite, directory: Path | str, fmt: ScenarioFormat = "yaml") -> list[Path]:
+    """Write one file per scenario, named ``NNN-<id>.<fmt>`` so the order survives.
+
+    Returns:
+        The files written, in suite order.
+    """
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    width = max(3, len(str(len(suite))))
+    written = []
+    for index, scenario in enumerate(suite, start=1):
+        path = directory / f"{index:0{width}d}-{scenario.id}.{fmt}"
+        path.write_text(dump_scenario(scenario, fmt), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def load_suite(directory: Path | str, suite_id: str | None = None) -> Suite:
+    """Load every scenario file of a directory, in file-name order, as one suite.
+
+    Raises:
+        ScenarioFileError: a file is invalid (the first one found), or there is none.
+    """
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise ScenarioFileError(directory, ["not a directory of scenario files"])
+    files = sorted(p for p in directory.iterdir() if p.suffix.lower() in _SUFFIXES)
+    if not files:
+        raise ScenarioFileError(directory, ["holds no .yaml, .yml or .json scenario files"])
+    scenarios = tuple(load_scenario(path) for path in files)
+    try:
+        return Suite(id=suite_id or directory.name, scenarios=scenarios)
+    except ValidationError as exc:
+        raise ScenarioFileError(directory, _problems(exc)) from exc
+
+
+def scenario_schema() -> dict[str, JsonValue]:
+    """The JSON Schema of a scenario file (``remit suite schema``)."""
+    schema: dict[str, JsonValue] = Scenario.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "remit scenario"
+    return schema

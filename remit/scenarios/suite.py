@@ -1,0 +1,90 @@
+"""A suite: a named, ordered set of scenarios with a fingerprint.
+
+The fingerprint is the SHA-256 of the scenarios' canonical JSON (sorted keys, in suite
+order): it changes when any scenario changes, and never otherwise. Runs record it, so
+that results are compared only when they come from the same scenarios.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+
+from pydantic import BaseModel, ConfigDict, model_validator
+
+from remit.errors import RemitError
+from remit.scenarios.spec import Scenario
+
+__all__ = ["Suite", "UnknownScenarioInSuiteError", "canonical_json"]
+
+
+def canonical_json(scenario: Scenario) -> str:
+    """The canonical JSON of one scenario: sorted keys, no insignificant whitespace."""
+    return json.dumps(scenario.model_dump(mode="json"), sort_keys=True,
+                      separators=(",", ":"), ensure_ascii=False)
+
+
+class UnknownScenarioInSuiteError(RemitError, ValueError):
+    """A scenario id the suite does not hold.
+
+    Attributes:
+        suite_id: the suite.
+        scenario_id: the id asked for.
+    """
+
+    def __init__(self, suite_id: str, scenario_id: str, known: tuple[str, ...]) -> None:
+        self.suite_id = suite_id
+        self.scenario_id = scenario_id
+        shown = ", ".join(known[:8]) + (f", ... ({len(known)} in all)" if len(known) > 8 else "")
+        super().__init__(f"suite {suite_id!r} has no scenario id={scenario_id!r}; its "
+                         f"scenarios are: {shown}; list them with `remit suite list`")
+
+
+class Suite(BaseModel):
+    """An ordered set of scenarios with unique ids.
+
+    Attributes:
+        id: the suite's name (``core``, ``handwritten``, or a directory's name).
+        scenarios: the scenarios, in run order.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    scenarios: tuple[Scenario, ...]
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> Suite:
+        ids = [s.id for s in self.scenarios]
+        duplicates = sorted({i for i in ids if ids.count(i) > 1})
+        if duplicates:
+            raise ValueError(f"suite {self.id!r} repeats scenario ids: {', '.join(duplicates)}")
+        return self
+
+    @property
+    def fingerprint(self) -> str:
+        """SHA-256 over the scenarios' canonical JSON, in order."""
+        digest = hashlib.sha256()
+        for scenario in self.scenarios:
+            digest.update(canonical_json(scenario).encode())
+            digest.update(b"\n")
+        return digest.hexdigest()
+
+    def __iter__(self) -> Iterator[Scenario]:  # type: ignore[override]
+        return iter(self.scenarios)
+
+    def __len__(self) -> int:
+        return len(self.scenarios)
+
+    def scenario(self, scenario_id: str) -> Scenario:
+        """The scenario ``scenario_id``.
+
+        Raises:
+            UnknownScenarioInSuiteError: the suite holds no such id.
+        """
+        for scenario in self.scenarios:
+            if scenario.id == scenario_id:
+                return scenario
+        raise UnknownScenarioInSuiteError(self.id, scenario_id,
+                                          tuple(s.id for s in self.scenarios))
