@@ -18,6 +18,8 @@ RemitError
 │   ├── InvalidTransitionError     (trigger not valid from the current state)
 │   ├── GuardFailedError           (a business rule blocked the transition)
 │   └── QuoteEditError             (ValueError: an edit that cannot be applied)
+├── InfrastructureError            (a timeout, rate limit or crashed agent process:
+│                                   retried, then treated as the run's manifest says)
 ├── scenarios.UnknownScenarioError (ValueError: no scenario with that id)
 ├── actors.AgentSpecError          (ValueError: --agent names nothing loadable)
 └── harness.AggregationError       (ValueError: trials that cannot be aggregated)
@@ -32,6 +34,7 @@ __all__ = [
     "AuthorityError",
     "CatalogueError",
     "GuardFailedError",
+    "InfrastructureError",
     "InvalidTransitionError",
     "MapError",
     "QuoteEditError",
@@ -141,3 +144,20 @@ class GuardFailedError(QuoteError):
 
 class QuoteEditError(QuoteError, ValueError):
     """An edit of quote lines that cannot be applied (frozen state, no change, bad line)."""
+
+
+class InfrastructureError(RemitError):
+    """A failure of the machinery around the agent, not of the agent itself.
+
+    Raised by agent adapters for timeouts, rate limits, refused connections or a crashed
+    agent process. The runner retries the trial and, when retries run out, records the
+    trial as an infrastructure error under the run's error treatment. Anything else an
+    agent raises is the agent's failure.
+
+    Attributes:
+        kind: a short machine-readable kind (``timeout``, ``rate_limit``, ``connection``...).
+    """
+
+    def __init__(self, message: str, kind: str = "infrastructure") -> None:
+        self.kind = kind
+        super().__init__(message)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from remit.harness.aggregate import AggregationError, ModeSummary, ScoredTrial, aggregate, summarise
 from remit.harness.claims import ClaimCheck, ClaimSource, check_claim, check_claims, extract_claims
+from remit.harness.manifest import SCORER_VERSION, ErrorTreatment, ModeManifest, RunManifest
 from remit.harness.orchestrator import (
     AGENT_STEP_MINUTES,
     briefing_for,
@@ -22,19 +23,33 @@ from remit.harness.orchestrator import (
     trial_seed,
     world_for,
 )
-from remit.harness.runner import RunResult, TrialRecord, run, run_one
+from remit.harness.runner import (
+    RunResult,
+    TrialKey,
+    TrialRecord,
+    plan_trials,
+    result_of,
+    run,
+    run_async,
+    run_one,
+)
 from remit.harness.scoring import TrialScore, score_trial
 from remit.harness.stats import Interval, pass_hat_k, pass_hat_k_curve, wilson
 
 __all__ = [
     "AGENT_STEP_MINUTES",
+    "SCORER_VERSION",
     "AggregationError",
     "ClaimCheck",
     "ClaimSource",
+    "ErrorTreatment",
     "Interval",
+    "ModeManifest",
     "ModeSummary",
+    "RunManifest",
     "RunResult",
     "ScoredTrial",
+    "TrialKey",
     "TrialRecord",
     "TrialScore",
     "aggregate",
@@ -44,7 +59,10 @@ __all__ = [
     "extract_claims",
     "pass_hat_k",
     "pass_hat_k_curve",
+    "plan_trials",
+    "result_of",
     "run",
+    "run_async",
     "run_one",
     "run_trial",
     "run_trial_async",

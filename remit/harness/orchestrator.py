@@ -20,6 +20,7 @@ from remit.actors.personas import build_personas
 from remit.actors.policy import policy_text
 from remit.authority import Action, ControlMode, Role, who_can
 from remit.catalogue import shared_catalogue
+from remit.errors import InfrastructureError
 from remit.quotes import QuoteState, is_terminal
 from remit.scenarios import Scenario
 from remit.world import (
@@ -153,17 +154,22 @@ class _Loop:
 def run_trial(scenario: Scenario, mode: ControlMode, agent: Agent, *, seed: int = 0) -> World:
     """Run one trial with a synchronous agent; return the finished world (with its trail).
 
-    The agent's exceptions end the trial with reason ``agent_error``; they never escape.
+    The agent's exceptions end the trial with reason ``agent_error``; they never escape,
+    except :class:`~remit.errors.InfrastructureError`, which the runner retries.
     """
     loop = _Loop(scenario, mode, seed)
     try:
         agent.start(briefing_for(scenario, mode))
+    except InfrastructureError:
+        raise
     except Exception as exc:
         loop.agent_failed(exc)
     observation = loop.observation()
     while not loop.done():
         try:
             call = agent.act(observation)
+        except InfrastructureError:
+            raise
         except Exception as exc:
             loop.agent_failed(exc)
             break
@@ -179,6 +185,8 @@ async def run_trial_async(scenario: Scenario, mode: ControlMode, agent: Agent | 
         started = agent.start(briefing_for(scenario, mode))
         if inspect.isawaitable(started):
             await started
+    except InfrastructureError:
+        raise
     except Exception as exc:
         loop.agent_failed(exc)
     observation = loop.observation()
@@ -187,6 +195,8 @@ async def run_trial_async(scenario: Scenario, mode: ControlMode, agent: Agent | 
             call = agent.act(observation)
             if inspect.isawaitable(call):
                 call = await call
+        except InfrastructureError:
+            raise
         except Exception as exc:
             loop.agent_failed(exc)
             break

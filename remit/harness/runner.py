@@ -1,38 +1,59 @@
 """Run scenarios x modes x trials with one agent, score every trial, aggregate per mode.
 
-This is the synchronous, in-memory runner; it is what ``remit run`` and the pytest
-plugin call. Each trial gets a fresh agent from the factory and a stable seed derived
-from the run seed, so a run is reproducible trial by trial.
+:func:`run_async` is the engine: bounded concurrency (asynchronous agents overlap
+their waiting), retries of infrastructure errors, skipping trials already done (resume)
+and a callback per finished trial (persistence, progress). :func:`run` is the
+in-memory front that ``remit run`` and the pytest plugin call. Each trial gets a fresh
+agent from the factory and a stable seed derived from the run seed, so a run is
+reproducible trial by trial, and a resumed run gives the same results as an
+uninterrupted one.
 """
 
 from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Callable, Sequence
+import logging
+from collections.abc import Callable, Collection, Sequence
 from typing import cast
 
 from pydantic import BaseModel, ConfigDict
 
 from remit.actors import Agent, AgentFactory, TrialInfo
 from remit.authority import ControlMode
+from remit.errors import InfrastructureError
 from remit.harness.aggregate import ModeSummary, ScoredTrial, summarise
 from remit.harness.orchestrator import run_trial, run_trial_async, trial_seed
-from remit.harness.scoring import score_trial
+from remit.harness.scoring import TrialScore, score_trial
 from remit.scenarios import Scenario
 from remit.world import TrailEntry, World
 
-__all__ = ["RunResult", "TrialRecord", "run", "run_one"]
+__all__ = ["RunResult", "TrialKey", "TrialRecord", "plan_trials", "result_of", "run",
+           "run_async", "run_one"]
+
+
+_LOG = logging.getLogger(__name__)
 
 
 class TrialRecord(BaseModel):
-    """One finished trial: its identity, its score and its trail."""
+    """One finished trial: its identity, its score and its trail.
+
+    Attributes:
+        scored: the trial's identity and score.
+        seed: the trial's seed.
+        trail: every entry of the trial, in order.
+        attempts: how many times the trial was run (infrastructure errors are retried).
+        infra_error: the last infrastructure error when retries ran out (the trial is
+            then excluded or counted as a failure, as the run's error treatment says).
+    """
 
     model_config = ConfigDict(frozen=True)
 
     scored: ScoredTrial
     seed: int
     trail: tuple[TrailEntry, ...]
+    attempts: int = 1
+    infra_error: str | None = None
 
 
 class RunResult(BaseModel):
@@ -49,26 +70,128 @@ class RunResult(BaseModel):
     summaries: dict[str, ModeSummary]
 
 
+TrialKey = tuple[str, str, int]
+"""(scenario id, mode name, trial index): what makes a trial unique within a run."""
+
+
+def _info(scenario: Scenario, mode: ControlMode, trial: int, run_seed: int) -> TrialInfo:
+    seed = trial_seed(run_seed, scenario.id, mode.name, trial)
+    return TrialInfo(scenario_id=scenario.id, mode=mode.name, trial=trial, seed=seed,
+                     plan=scenario.plan, scenario=scenario)
+
+
+def _record(scenario: Scenario, mode: ControlMode, info: TrialInfo, world: World,
+            attempts: int) -> TrialRecord:
+    score = score_trial(scenario, world)
+    scored = ScoredTrial(scenario_id=scenario.id, mode=mode.name, trial=info.trial, score=score)
+    return TrialRecord(scored=scored, seed=info.seed, trail=tuple(world.trail),
+                       attempts=attempts)
+
+
+def _infra_record(scenario: Scenario, mode: ControlMode, info: TrialInfo, error: Exception,
+                  attempts: int) -> TrialRecord:
+    """A trial whose retries ran out: scored as a failure, marked as an infra error."""
+    message = f"{type(error).__name__}: {error}"
+    score = TrialScore(
+        passed=False, failures=(f"infra_error: {message}",), wrong_variant=False,
+        wrong_skus=(), claims=0, unsupported_claims=0, unsupported=(),
+        abandoned_handoffs=0, abandoned=(), clarification_rounds=0, review_minutes=0,
+        denials=0, steps=0, end_reason="infra_error", final_state="unknown")
+    scored = ScoredTrial(scenario_id=scenario.id, mode=mode.name, trial=info.trial, score=score)
+    return TrialRecord(scored=scored, seed=info.seed, trail=(), attempts=attempts,
+                       infra_error=message)
+
+
 def run_one(scenario: Scenario, mode: ControlMode, factory: AgentFactory, *, trial: int = 0,
             run_seed: int = 0) -> tuple[TrialRecord, World]:
-    """Run and score one trial; return its record and the finished world."""
-    seed = trial_seed(run_seed, scenario.id, mode.name, trial)
-    info = TrialInfo(scenario_id=scenario.id, mode=mode.name, trial=trial, seed=seed,
-                     plan=scenario.plan, scenario=scenario)
+    """Run and score one trial; return its record and the finished world.
+
+    Infrastructure errors propagate (no retries here); see :func:`run_async`.
+    """
+    info = _info(scenario, mode, trial, run_seed)
     agent = factory(info)
-    if inspect.iscoroutinefunction(agent.act) or inspect.iscoroutinefunction(agent.start):
-        world = asyncio.run(run_trial_async(scenario, mode, agent, seed=seed))
+    if _is_async(agent):
+        world = asyncio.run(run_trial_async(scenario, mode, agent, seed=info.seed))
     else:
-        world = run_trial(scenario, mode, cast(Agent, agent), seed=seed)
-    score = score_trial(scenario, world)
-    scored = ScoredTrial(scenario_id=scenario.id, mode=mode.name, trial=trial, score=score)
-    return TrialRecord(scored=scored, seed=seed, trail=tuple(world.trail)), world
+        world = run_trial(scenario, mode, cast(Agent, agent), seed=info.seed)
+    return _record(scenario, mode, info, world, attempts=1), world
+
+
+def _is_async(agent: object) -> bool:
+    return (inspect.iscoroutinefunction(getattr(agent, "act", None))
+            or inspect.iscoroutinefunction(getattr(agent, "start", None)))
+
+
+async def _attempt(scenario: Scenario, mode: ControlMode, factory: AgentFactory,
+                   info: TrialInfo, retries: int) -> TrialRecord:
+    """Run one trial, retrying infrastructure errors ``retries`` times."""
+    for attempt in range(1, retries + 2):
+        try:
+            agent = factory(info)  # building an agent may fail too (a process, a client)
+            if _is_async(agent):
+                world = await run_trial_async(scenario, mode, agent, seed=info.seed)
+            else:
+                world = run_trial(scenario, mode, cast(Agent, agent), seed=info.seed)
+        except InfrastructureError as exc:
+            _LOG.warning("trial %s/%s/%d: %s (attempt %d of %d)", scenario.id, mode.name,
+                         info.trial, exc, attempt, retries + 1)
+            if attempt > retries:
+                return _infra_record(scenario, mode, info, exc, attempt)
+            continue
+        return _record(scenario, mode, info, world, attempts=attempt)
+    raise AssertionError("unreachable: the loop returns on its last attempt")
+
+
+def plan_trials(scenarios: Sequence[Scenario], modes: Sequence[ControlMode],
+                trials: int) -> list[tuple[Scenario, ControlMode, int]]:
+    """Every (scenario, mode, trial index) of a run, in run order."""
+    if trials < 1:
+        raise ValueError(f"trials={trials!r} must be at least 1")
+    return [(s, m, i) for s in scenarios for m in modes for i in range(trials)]
+
+
+async def run_async(scenarios: Sequence[Scenario], modes: Sequence[ControlMode],
+                    factory: AgentFactory, *, trials: int = 1, seed: int = 0,
+                    concurrency: int = 1, retries: int = 0,
+                    skip: Collection[TrialKey] = (),
+                    on_trial: Callable[[TrialRecord], None] | None = None,
+                    ) -> list[TrialRecord]:
+    """Run the trials of a run with bounded concurrency; return the new records in run order.
+
+    Asynchronous agents overlap their waiting (an LLM's latency) up to ``concurrency``
+    trials at a time; synchronous agents run one after another on the event loop.
+
+    Args:
+        scenarios, modes, factory, trials, seed: what to run (see :func:`run`).
+        concurrency: trials in flight at once.
+        retries: retries of a trial after an infrastructure error.
+        skip: keys of trials already done (a resumed run).
+        on_trial: called as each trial finishes (to persist it, advance a progress bar).
+            A trial is complete once its callback returns.
+    """
+    if concurrency < 1:
+        raise ValueError(f"concurrency={concurrency!r} must be at least 1")
+    todo = [(s, m, i) for s, m, i in plan_trials(scenarios, modes, trials)
+            if (s.id, m.name, i) not in skip]
+    gate = asyncio.Semaphore(concurrency)
+    results: list[TrialRecord | None] = [None] * len(todo)
+
+    async def one(index: int, scenario: Scenario, mode: ControlMode, trial: int) -> None:
+        async with gate:
+            info = _info(scenario, mode, trial, seed)
+            record = await _attempt(scenario, mode, factory, info, retries)
+            if on_trial is not None:
+                on_trial(record)
+            results[index] = record
+
+    await asyncio.gather(*(one(i, s, m, t) for i, (s, m, t) in enumerate(todo)))
+    return [r for r in results if r is not None]
 
 
 def run(scenarios: Sequence[Scenario], modes: Sequence[ControlMode], factory: AgentFactory,
-        *, trials: int = 1, seed: int = 0,
+        *, trials: int = 1, seed: int = 0, concurrency: int = 1, retries: int = 0,
         progress: Callable[[TrialRecord], None] | None = None) -> RunResult:
-    """Run every scenario in every mode ``trials`` times.
+    """Run every scenario in every mode ``trials`` times, in memory.
 
     Args:
         scenarios: the scenarios.
@@ -76,18 +199,25 @@ def run(scenarios: Sequence[Scenario], modes: Sequence[ControlMode], factory: Ag
         factory: builds a fresh agent per trial.
         trials: trials per scenario and mode (``n`` of pass^k).
         seed: the run seed.
+        concurrency: trials in flight at once (asynchronous agents overlap).
+        retries: retries of a trial after an infrastructure error.
         progress: called after each trial (the CLI advances its progress bar).
     """
-    if trials < 1:
-        raise ValueError(f"trials={trials!r} must be at least 1")
-    records = []
-    for scenario in scenarios:
-        for mode in modes:
-            for index in range(trials):
-                record, _ = run_one(scenario, mode, factory, trial=index, run_seed=seed)
-                records.append(record)
-                if progress is not None:
-                    progress(record)
-    summaries = summarise([r.scored for r in records])
-    ordered = {m.name: summaries[m.name] for m in modes if m.name in summaries}
+    records = asyncio.run(run_async(scenarios, modes, factory, trials=trials, seed=seed,
+                                    concurrency=concurrency, retries=retries,
+                                    on_trial=progress))
+    return result_of(records, [m.name for m in modes])
+
+
+def result_of(records: Sequence[TrialRecord], modes: Sequence[str],
+              exclude_infra_errors: bool = True) -> RunResult:
+    """Aggregate records into a :class:`RunResult`, modes in the given order.
+
+    Trials that ended in an infrastructure error are excluded from the summaries when
+    ``exclude_infra_errors`` (they still appear in ``trials``); otherwise they count as
+    the failures they are scored as.
+    """
+    counted = [r.scored for r in records if not (exclude_infra_errors and r.infra_error)]
+    summaries = summarise(counted)
+    ordered = {name: summaries[name] for name in modes if name in summaries}
     return RunResult(trials=tuple(records), summaries=ordered)
