@@ -22,7 +22,9 @@ RemitError
 │                                   retried, then treated as the run's manifest says)
 ├── scenarios.UnknownScenarioError (ValueError: no scenario with that id)
 ├── actors.AgentSpecError          (ValueError: --agent names nothing loadable)
-└── harness.AggregationError       (ValueError: trials that cannot be aggregated)
+├── harness.AggregationError       (ValueError: trials that cannot be aggregated)
+├── harness.ManifestError          (ValueError: a manifest that cannot be built)
+└── harness.NotComparableError     (ValueError: runs whose suite or scorer differ)
 ```
 
 Exceptions carry structured attributes; reports read those, never the message text.

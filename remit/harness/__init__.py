@@ -14,6 +14,17 @@ from __future__ import annotations
 
 from remit.harness.aggregate import AggregationError, ModeSummary, ScoredTrial, aggregate, summarise
 from remit.harness.claims import ClaimCheck, ClaimSource, check_claim, check_claims, extract_claims
+from remit.harness.compare import (
+    Comparison,
+    Flip,
+    MissingScenario,
+    NotComparableError,
+    Side,
+    SideReport,
+    compare,
+    mcnemar_exact_p,
+    paired_bootstrap,
+)
 from remit.harness.manifest import SCORER_VERSION, ErrorTreatment, ModeManifest, RunManifest
 from remit.harness.orchestrator import (
     AGENT_STEP_MINUTES,
@@ -23,6 +34,7 @@ from remit.harness.orchestrator import (
     trial_seed,
     world_for,
 )
+from remit.harness.provenance import ManifestError, build_manifest, git_revision, new_run_id
 from remit.harness.runner import (
     RunResult,
     TrialKey,
@@ -42,21 +54,34 @@ __all__ = [
     "AggregationError",
     "ClaimCheck",
     "ClaimSource",
+    "Comparison",
     "ErrorTreatment",
+    "Flip",
     "Interval",
+    "ManifestError",
+    "MissingScenario",
     "ModeManifest",
     "ModeSummary",
+    "NotComparableError",
     "RunManifest",
     "RunResult",
     "ScoredTrial",
+    "Side",
+    "SideReport",
     "TrialKey",
     "TrialRecord",
     "TrialScore",
     "aggregate",
     "briefing_for",
+    "build_manifest",
     "check_claim",
     "check_claims",
+    "compare",
     "extract_claims",
+    "git_revision",
+    "mcnemar_exact_p",
+    "new_run_id",
+    "paired_bootstrap",
     "pass_hat_k",
     "pass_hat_k_curve",
     "plan_trials",

@@ -1,0 +1,424 @@
+"""Comparing two sides (a mode of a run each), paired by scenario.
+
+A side is one control mode of one run: two modes of the same run, or the same mode in
+two runs. :func:`compare` pairs the sides by scenario and reports:
+
+- **pass^1 and its delta**: per scenario, a side's pass^1 is passes / trials; a side's
+  pass^1 is the mean over the paired scenarios, and ``delta = pass1_b - pass1_a`` is the
+  mean over paired scenarios of (b - a).
+- **a paired bootstrap 95% interval** of the delta: scenarios are resampled with
+  replacement (``random.Random(seed)``, ``resamples`` times); the ends are the sorted
+  resampled means at positions ``floor(0.025·(R-1))`` and ``ceil(0.975·(R-1))``,
+  rounded outward. Means are exact (integer sums over a common denominator), so when
+  every scenario has the same difference the interval is that single point.
+- **McNemar's exact test** on scenario-level outcomes. A scenario *passes* on a side
+  when **all** its counted trials passed (pass^k at k = n: the strict, reliability
+  reading; one failure in n trials is a failure). ``b01`` counts scenarios passing on
+  b only, ``b10`` on a only; ``p = min(1, 2·Σ_{i≤min(b01,b10)} C(n,i) / 2^n)`` with
+  ``n = b01 + b10`` (``p = 1`` when ``n = 0``).
+- **flips**: the scenarios whose outcome differs, with direction (``from`` a, ``to`` b).
+- **rates side by side**: each side's :class:`~remit.harness.aggregate.ModeSummary`
+  over the paired scenarios' trials (wrong variant, unsupported claims per claim,
+  abandoned hand-offs, with Wilson intervals; its ``pass_hat_k[1]`` equals the side's
+  pass^1).
+- **missing**: scenarios on one side only, or whose trials were all excluded; they are
+  left out of the pairing and listed.
+
+Infrastructure-error trials (``TrialRecord.infra_error`` set) follow each side's pinned
+error treatment: ``exclude`` drops them, ``failure`` counts them as failed trials; the
+report counts both.
+
+Two sides are comparable only when their suite fingerprint and scorer version agree;
+otherwise :func:`compare` raises :class:`NotComparableError` naming what differs, unless
+``force=True``, which compares anyway and puts the sentence in ``warnings``. Sides that
+share no scenario are never compared.
+
+Example:
+    >>> a = Side(label="dual_control", manifest=manifest, mode="dual_control",
+    ...          trials=result.trials)                               # doctest: +SKIP
+    >>> b = Side(label="all_tools", manifest=manifest, mode="all_tools",
+    ...          trials=result.trials)                               # doctest: +SKIP
+    >>> compare(a, b).model_dump(mode="json")["delta"]               # doctest: +SKIP
+    -0.2
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from remit.errors import RemitError
+from remit.harness.aggregate import ModeSummary, ScoredTrial, aggregate
+from remit.harness.manifest import RunManifest
+from remit.harness.runner import TrialRecord
+
+__all__ = [
+    "CONFIDENCE",
+    "Comparison",
+    "Flip",
+    "MissingScenario",
+    "NotComparableError",
+    "Side",
+    "SideReport",
+    "compare",
+    "mcnemar_exact_p",
+    "paired_bootstrap",
+]
+
+CONFIDENCE = 0.95
+"""The coverage of the bootstrap interval of the delta."""
+
+_TAIL = Fraction(1, 40)  # (1 - 0.95) / 2, kept exact so the order statistics are exact
+
+Outcome = Literal["pass", "fail"]
+
+
+class NotComparableError(RemitError, ValueError):
+    """Two sides that cannot be compared.
+
+    Attributes:
+        a, b: the sides' labels.
+        problems: one sentence per problem (what differs, or why nothing pairs).
+        differences: what differs between the sides, by field (``suite_fingerprint``,
+            ``scorer_version``), as ``(value on a, value on b)``.
+        forceable: whether ``force=True`` overrides the refusal.
+    """
+
+    def __init__(self, a: str, b: str, problems: Sequence[str], *,
+                 differences: Mapping[str, tuple[str, str]] | None = None,
+                 forceable: bool = False, remedy: str = "") -> None:
+        self.a = a
+        self.b = b
+        self.problems = tuple(problems)
+        self.differences = dict(differences or {})
+        self.forceable = forceable
+        if forceable:
+            remedy = ("compare runs of the same suite scored by the same scorer, or pass "
+                      "--force (force=True) to compare anyway")
+        super().__init__(f"cannot compare {a!r} with {b!r}: {'; '.join(self.problems)}"
+                         + (f"; {remedy}" if remedy else ""))
+
+
+class Side(BaseModel):
+    """One side of a comparison: a mode of a run.
+
+    Attributes:
+        label: how reports name the side (``dual_control``, ``r-20261129-1530-4f9c``).
+        manifest: the run's manifest.
+        mode: the control mode compared; must be one of the manifest's modes.
+        trials: the run's trials; those of other modes are ignored.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    label: str
+    manifest: RunManifest
+    mode: str
+    trials: tuple[TrialRecord, ...]
+
+
+class Flip(BaseModel):
+    """A scenario whose outcome differs between the sides (a → b).
+
+    Serialised as ``{"scenario_id": ..., "from": ..., "to": ...}``.
+    """
+
+    model_config = ConfigDict(frozen=True, serialize_by_alias=True, validate_by_name=True,
+                              validate_by_alias=True)
+
+    scenario_id: str
+    from_: Outcome = Field(alias="from")
+    to: Outcome
+
+
+class MissingScenario(BaseModel):
+    """A scenario left out of the pairing.
+
+    Attributes:
+        scenario_id: the scenario.
+        missing_on: the side that has no counted trial of it.
+        reason: ``not_run`` (the side never ran it) or ``all_excluded`` (every trial of
+            it ended in an infrastructure error and the side excludes those).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    scenario_id: str
+    missing_on: Literal["a", "b"]
+    reason: Literal["not_run", "all_excluded"]
+
+
+class SideReport(BaseModel):
+    """What the comparison saw of one side.
+
+    Attributes:
+        label, run_id, mode, mode_fingerprint, agent_id: the side's identity.
+        on_exhausted: the side's treatment of infrastructure errors.
+        excluded: infrastructure-error trials left out of the comparison.
+        infra_failures: infrastructure-error trials counted as failures.
+        pass1: mean over the paired scenarios of passes / trials.
+        summary: the rates over the paired scenarios' counted trials.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    label: str
+    run_id: str
+    mode: str
+    mode_fingerprint: str
+    agent_id: str
+    on_exhausted: Literal["exclude", "failure"]
+    excluded: int
+    infra_failures: int
+    pass1: float
+    summary: ModeSummary
+
+
+class Comparison(BaseModel):
+    """Side ``b`` compared with side ``a``, paired by scenario (``remit compare --json``).
+
+    Attributes:
+        a, b: the sides.
+        n_paired: scenarios with counted trials on both sides.
+        pass1_a, pass1_b: each side's pass^1 over the paired scenarios.
+        delta: ``pass1_b - pass1_a``.
+        delta_low, delta_high: the paired bootstrap interval of ``delta``.
+        confidence, resamples, seed: how the interval was computed.
+        mcnemar_p: McNemar's exact two-sided p on scenario outcomes (all trials passed).
+        b01, b10: scenarios passing on b only, on a only.
+        flips: those scenarios, in pairing order.
+        missing: scenarios left out of the pairing.
+        excluded: infrastructure-error trials excluded, both sides together.
+        warnings: sentences a reader must see (forced comparison, differing mode
+            fingerprints or error treatments).
+        forced: ``force=True`` overrode a difference in suite or scorer.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    a: SideReport
+    b: SideReport
+    n_paired: int
+    pass1_a: float
+    pass1_b: float
+    delta: float
+    delta_low: float
+    delta_high: float
+    confidence: float = CONFIDENCE
+    resamples: int
+    seed: int
+    mcnemar_p: float
+    b01: int
+    b10: int
+    flips: tuple[Flip, ...]
+    missing: tuple[MissingScenario, ...]
+    excluded: int
+    warnings: tuple[str, ...]
+    forced: bool
+
+
+def mcnemar_exact_p(b01: int, b10: int) -> float:
+    """McNemar's exact two-sided p for ``b01`` and ``b10`` discordant pairs.
+
+    Example:
+        >>> mcnemar_exact_p(5, 1)  # 2 * (C(6,0) + C(6,1)) / 2**6
+        0.21875
+    """
+    if b01 < 0 or b10 < 0:
+        raise ValueError(f"discordant counts must be >= 0, got b01={b01!r} b10={b10!r}")
+    n = b01 + b10
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(min(b01, b10) + 1))
+    return float(min(Fraction(1), Fraction(2 * tail, 2**n)))
+
+
+def paired_bootstrap(differences: Sequence[Fraction], *, seed: int = 0,
+                     resamples: int = 10_000) -> tuple[float, float]:
+    """Percentile bootstrap 95% interval of the mean of per-scenario differences.
+
+    Args:
+        differences: one exact difference (b - a) per paired scenario.
+        seed: seeds ``random.Random``; the same seed gives the same interval.
+        resamples: bootstrap resamples (at least 1).
+
+    Returns:
+        ``(low, high)``.
+    """
+    if resamples < 1:
+        raise ValueError(f"resamples={resamples!r} must be at least 1")
+    if not differences:
+        raise ValueError("differences=[]: the bootstrap needs at least one paired scenario")
+    scale = math.lcm(*(d.denominator for d in differences))
+    numerators = [int(d * scale) for d in differences]
+    n = len(numerators)
+    rng = random.Random(seed)
+    sums = sorted(sum(rng.choices(numerators, k=n)) for _ in range(resamples))
+    low = sums[math.floor(_TAIL * (resamples - 1))]
+    high = sums[math.ceil((1 - _TAIL) * (resamples - 1))]
+    return low / (n * scale), high / (n * scale)
+
+
+class _Counted(BaseModel):
+    """A side's trials after its error treatment, grouped by scenario in run order."""
+
+    model_config = ConfigDict(frozen=True)
+
+    by_scenario: dict[str, tuple[ScoredTrial, ...]]
+    all_excluded: tuple[str, ...]
+    excluded: int
+    infra_failures: int
+
+
+def _count(side: Side) -> _Counted:
+    treatment = side.manifest.error_treatment.on_exhausted
+    by_scenario: dict[str, list[ScoredTrial]] = {}
+    seen: dict[str, None] = {}
+    excluded = infra_failures = 0
+    for record in side.trials:
+        scored = record.scored
+        if scored.mode != side.mode:
+            continue
+        seen.setdefault(scored.scenario_id)
+        if record.infra_error is not None:
+            if treatment == "exclude":
+                excluded += 1
+                continue
+            infra_failures += 1
+            scored = scored.model_copy(
+                update={"score": scored.score.model_copy(update={"passed": False})})
+        by_scenario.setdefault(scored.scenario_id, []).append(scored)
+    return _Counted(by_scenario={s: tuple(by_scenario[s]) for s in seen if s in by_scenario},
+                    all_excluded=tuple(s for s in seen if s not in by_scenario),
+                    excluded=excluded, infra_failures=infra_failures)
+
+
+def _check_modes(a: Side, b: Side) -> None:
+    for name, side in (("a", a), ("b", b)):
+        modes = [m.name for m in side.manifest.modes]
+        if side.mode not in modes:
+            raise NotComparableError(a.label, b.label, [
+                f"side {name} names mode={side.mode!r}, which run "
+                f"{side.manifest.run_id!r} did not run (its modes: {', '.join(modes)})"],
+                remedy="pick one of the run's modes (remit compare --modes a,b)")
+
+
+def _comparability(a: Side, b: Side, *, force: bool) -> tuple[list[str], bool]:
+    ma, mb = a.manifest, b.manifest
+    differences: dict[str, tuple[str, str]] = {}
+    problems: list[str] = []
+    if ma.suite_fingerprint != mb.suite_fingerprint:
+        differences["suite_fingerprint"] = (ma.suite_fingerprint, mb.suite_fingerprint)
+        problems.append(f"suite fingerprint differs (a={ma.suite_fingerprint[:12]!r} of "
+                        f"suite {ma.suite_id!r}, b={mb.suite_fingerprint[:12]!r} of suite "
+                        f"{mb.suite_id!r})")
+    if ma.scorer_version != mb.scorer_version:
+        differences["scorer_version"] = (ma.scorer_version, mb.scorer_version)
+        problems.append(f"scorer version differs (a={ma.scorer_version!r}, "
+                        f"b={mb.scorer_version!r})")
+    if problems and not force:
+        raise NotComparableError(a.label, b.label, problems, differences=differences,
+                                 forceable=True)
+    warnings = []
+    if problems:
+        warnings.append(f"forced comparison: {'; '.join(problems)}; the sides may have run "
+                        "different scenarios or been scored differently")
+    fa = _mode_fingerprint(a)
+    fb = _mode_fingerprint(b)
+    if a.mode == b.mode and fa != fb:
+        warnings.append(f"mode {a.mode!r} differs between the sides (fingerprint "
+                        f"a={fa[:12]!r}, b={fb[:12]!r}): its authority map or flags changed")
+    ta, tb = ma.error_treatment.on_exhausted, mb.error_treatment.on_exhausted
+    if ta != tb:
+        warnings.append(f"the sides treat infrastructure errors differently (a={ta!r}, "
+                        f"b={tb!r})")
+    return warnings, bool(problems)
+
+
+def _mode_fingerprint(side: Side) -> str:
+    return next(m.fingerprint for m in side.manifest.modes if m.name == side.mode)
+
+
+def _missing(a: _Counted, b: _Counted) -> tuple[MissingScenario, ...]:
+    seen = dict.fromkeys([*a.by_scenario, *a.all_excluded, *b.by_scenario, *b.all_excluded])
+    missing: list[MissingScenario] = []
+    for on, counted in (("a", a), ("b", b)):
+        for scenario_id in seen:
+            if scenario_id not in counted.by_scenario:
+                reason = "all_excluded" if scenario_id in counted.all_excluded else "not_run"
+                missing.append(MissingScenario.model_validate(
+                    {"scenario_id": scenario_id, "missing_on": on, "reason": reason}))
+    return tuple(missing)
+
+
+def _rate(trials: Sequence[ScoredTrial]) -> Fraction:
+    return Fraction(sum(t.score.passed for t in trials), len(trials))
+
+
+def _report(side: Side, counted: _Counted, paired: Sequence[str], pass1: float) -> SideReport:
+    trials = [t for s in paired for t in counted.by_scenario[s]]
+    return SideReport(label=side.label, run_id=side.manifest.run_id, mode=side.mode,
+                      mode_fingerprint=_mode_fingerprint(side), agent_id=side.manifest.agent_id,
+                      on_exhausted=side.manifest.error_treatment.on_exhausted,
+                      excluded=counted.excluded, infra_failures=counted.infra_failures,
+                      pass1=pass1, summary=aggregate(trials))
+
+
+def compare(a: Side, b: Side, *, force: bool = False, seed: int = 0,
+            resamples: int = 10_000) -> Comparison:
+    """Compare side ``b`` against side ``a``, paired by scenario.
+
+    Args:
+        a: the reference side.
+        b: the side compared with it (``delta`` is b - a).
+        force: compare even when suite fingerprints or scorer versions differ.
+        seed: seeds the bootstrap.
+        resamples: bootstrap resamples.
+
+    Raises:
+        NotComparableError: suite fingerprint or scorer version differ (unless
+            ``force``), a side names a mode its run did not run, or the sides share no
+            scenario with counted trials.
+        remit.harness.AggregationError: a side holds the same trial twice.
+    """
+    _check_modes(a, b)
+    warnings, forced = _comparability(a, b, force=force)
+    counted_a, counted_b = _count(a), _count(b)
+    paired = [s for s in counted_a.by_scenario if s in counted_b.by_scenario]
+    if not paired:
+        raise NotComparableError(a.label, b.label, [
+            f"the sides share no scenario with counted trials (a has "
+            f"{len(counted_a.by_scenario)} in mode {a.mode!r}, b has "
+            f"{len(counted_b.by_scenario)} in mode {b.mode!r})"],
+            remedy="compare sides that ran at least one scenario in common")
+    rates_a = [_rate(counted_a.by_scenario[s]) for s in paired]
+    rates_b = [_rate(counted_b.by_scenario[s]) for s in paired]
+    n = len(paired)
+    pass1_a, pass1_b = float(sum(rates_a) / n), float(sum(rates_b) / n)
+    differences = [rb - ra for ra, rb in zip(rates_a, rates_b, strict=True)]
+    low, high = paired_bootstrap(differences, seed=seed, resamples=resamples)
+    flips: list[Flip] = []
+    for scenario_id, ra, rb in zip(paired, rates_a, rates_b, strict=True):
+        pass_a, pass_b = ra == 1, rb == 1
+        if pass_a != pass_b:
+            flips.append(Flip.model_validate({"scenario_id": scenario_id,
+                                              "from": "pass" if pass_a else "fail",
+                                              "to": "pass" if pass_b else "fail"}))
+    b01 = sum(f.to == "pass" for f in flips)
+    b10 = len(flips) - b01
+    return Comparison(
+        a=_report(a, counted_a, paired, pass1_a),
+        b=_report(b, counted_b, paired, pass1_b),
+        n_paired=n, pass1_a=pass1_a, pass1_b=pass1_b,
+        delta=float(sum(differences) / n), delta_low=low, delta_high=high,
+        resamples=resamples, seed=seed,
+        mcnemar_p=mcnemar_exact_p(b01, b10), b01=b01, b10=b10, flips=tuple(flips),
+        missing=_missing(counted_a, counted_b),
+        excluded=counted_a.excluded + counted_b.excluded,
+        warnings=tuple(warnings), forced=forced,
+    )

@@ -1,0 +1,301 @@
+"""compare on small fixed tables whose statistics are computed by hand."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Set as AbstractSet
+from datetime import UTC, datetime
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from remit.actors import load_agent_factory
+from remit.authority import mode_by_name
+from remit.harness import run
+from remit.harness.aggregate import AggregationError, ScoredTrial
+from remit.harness.compare import (
+    Comparison,
+    NotComparableError,
+    Side,
+    compare,
+    mcnemar_exact_p,
+    paired_bootstrap,
+)
+from remit.harness.manifest import ErrorTreatment, ModeManifest, RunManifest
+from remit.harness.provenance import build_manifest
+from remit.harness.runner import TrialRecord
+from remit.harness.scoring import TrialScore
+from remit.scenarios import Suite, builtin_scenarios
+
+T, F = True, False
+STARTED = datetime(2026, 11, 29, 15, 30, 12, tzinfo=UTC)
+
+
+def _score(passed: bool, **fields: object) -> TrialScore:
+    values: dict[str, object] = {
+        "passed": passed, "failures": () if passed else ("final_state: expected x, got y",),
+        "wrong_variant": False, "wrong_skus": (), "claims": 0, "unsupported_claims": 0,
+        "unsupported": (), "abandoned_handoffs": 0, "abandoned": (),
+        "clarification_rounds": 0, "review_minutes": 0, "denials": 0, "steps": 10,
+        "end_reason": "terminal_state", "final_state": "accepted",
+    }
+    values.update(fields)
+    return TrialScore.model_validate(values)
+
+
+def _records(mode: str, table: dict[str, list[bool]], *,
+             infra: AbstractSet[tuple[str, int]] = frozenset(),
+             **fields: object) -> list[TrialRecord]:
+    return [
+        TrialRecord(scored=ScoredTrial(scenario_id=scenario_id, mode=mode, trial=i,
+                                       score=_score(passed, **fields)),
+                    seed=i, trail=(),
+                    infra_error="timeout" if (scenario_id, i) in infra else None)
+        for scenario_id, outcomes in table.items()
+        for i, passed in enumerate(outcomes)
+    ]
+
+
+def _manifest(*, run_id: str = "r-1", modes: tuple[str, ...] = ("dual_control", "all_tools"),
+              suite: str = "f" * 64, scorer: str = "1", on_exhausted: str = "exclude",
+              fingerprints: dict[str, str] | None = None) -> RunManifest:
+    prints = fingerprints or {}
+    return RunManifest.model_validate({
+        "run_id": run_id, "remit_version": "0.1.0", "suite_id": "core",
+        "suite_fingerprint": suite, "scorer_version": scorer,
+        "modes": [ModeManifest(name=m, fingerprint=prints.get(m, f"fp-{m}" + "0" * 40),
+                               map_hash="m" * 64) for m in modes],
+        "agent_id": "baseline", "agent_config_hash": "a" * 64, "persona_config_hash": "p" * 64,
+        "trials": 2, "seed": 0, "error_treatment": {"on_exhausted": on_exhausted},
+        "started_at": STARTED,
+    })
+
+
+# 6 scenarios x 2 trials. "Passes" at scenario level = both trials passed.
+#          a       b       b-a   outcome a -> b
+TABLE_A = {"s1": [F, F], "s2": [F, T], "s3": [F, F], "s4": [T, F], "s5": [F, F], "s6": [T, T]}
+TABLE_B = {"s1": [T, T], "s2": [T, T], "s3": [T, T], "s4": [T, T], "s5": [T, T], "s6": [T, F]}
+# diffs:     +1          +1/2         +1           +1/2         +1           -1/2
+
+
+def _sides(table_a: dict[str, list[bool]] = TABLE_A, table_b: dict[str, list[bool]] = TABLE_B,
+           manifest_b: RunManifest | None = None) -> tuple[Side, Side]:
+    manifest = _manifest()
+    trials = _records("dual_control", table_a) + _records("all_tools", table_b)
+    a = Side(label="dual_control", manifest=manifest, mode="dual_control", trials=trials)
+    b = Side(label="all_tools", manifest=manifest_b or manifest, mode="all_tools", trials=trials)
+    return a, b
+
+
+def test_delta_is_the_mean_paired_difference_of_pass1() -> None:
+    result = compare(*_sides())
+    assert result.n_paired == 6
+    assert result.pass1_a == pytest.approx(2 / 6)     # (0 + 1/2 + 0 + 1/2 + 0 + 1) / 6
+    assert result.pass1_b == pytest.approx(11 / 12)   # (5 + 1/2) / 6
+    assert result.delta == pytest.approx(7 / 12)      # (1 + 1/2 + 1 + 1/2 + 1 - 1/2) / 6
+    assert (result.a.pass1, result.b.pass1) == (result.pass1_a, result.pass1_b)
+
+
+def test_mcnemar_counts_scenarios_where_every_trial_passed() -> None:
+    result = compare(*_sides())
+    # s1..s5 pass on b only (s2 and s4 pass one trial of two on a: a failure there)
+    assert (result.b01, result.b10) == (5, 1)
+    assert result.mcnemar_p == pytest.approx(2 * (1 + 6) / 64)  # 0.21875
+
+
+def test_flips_name_each_scenario_and_its_direction() -> None:
+    result = compare(*_sides())
+    assert [(f.scenario_id, f.from_, f.to) for f in result.flips] == [
+        ("s1", "fail", "pass"), ("s2", "fail", "pass"), ("s3", "fail", "pass"),
+        ("s4", "fail", "pass"), ("s5", "fail", "pass"), ("s6", "pass", "fail")]
+
+
+@pytest.mark.parametrize(("b01", "b10", "p"), [
+    (5, 1, 0.21875), (1, 5, 0.21875), (0, 0, 1.0), (3, 3, 1.0), (0, 6, 2 / 64),
+    (0, 1, 1.0), (2, 10, 2 * (1 + 12 + 66) / 4096),
+])
+def test_mcnemar_exact_p(b01: int, b10: int, p: float) -> None:
+    assert mcnemar_exact_p(b01, b10) == pytest.approx(p)
+
+
+def test_bootstrap_is_deterministic_for_a_seed_and_contains_the_delta() -> None:
+    first = compare(*_sides(), seed=7, resamples=2000)
+    again = compare(*_sides(), seed=7, resamples=2000)
+    assert (first.delta_low, first.delta_high) == (again.delta_low, again.delta_high)
+    assert -0.5 <= first.delta_low <= first.delta <= first.delta_high <= 1.0
+    assert first.delta_low < first.delta_high
+    assert (first.seed, first.resamples, first.confidence) == (7, 2000, 0.95)
+
+
+def test_bootstrap_interval_is_a_point_when_every_difference_is_equal() -> None:
+    # every scenario: a passes 0 of 3, b passes 1 of 3 -> every difference is exactly 1/3
+    table_a = {f"s{i}": [F, F, F] for i in range(5)}
+    table_b = {f"s{i}": [T, F, F] for i in range(5)}
+    result = compare(*_sides(table_a, table_b), seed=3, resamples=500)
+    assert result.delta == 1 / 3
+    assert (result.delta_low, result.delta_high) == (1 / 3, 1 / 3)
+    assert paired_bootstrap([Fraction(1, 2)] * 4, seed=1, resamples=50) == (0.5, 0.5)
+
+
+def test_bootstrap_rejects_no_resamples() -> None:
+    with pytest.raises(ValueError, match="resamples=0 must be at least 1"):
+        paired_bootstrap([Fraction(1)], resamples=0)
+
+
+def test_rates_side_by_side_are_mode_summaries_of_the_paired_trials() -> None:
+    manifest = _manifest()
+    trials = (_records("dual_control", {"s1": [T, T], "s2": [T, F]}, wrong_variant=True,
+                       claims=2, unsupported_claims=1)
+              + _records("all_tools", {"s1": [T, T], "s2": [T, T]}, abandoned_handoffs=1))
+    result = compare(Side(label="a", manifest=manifest, mode="dual_control", trials=trials),
+                     Side(label="b", manifest=manifest, mode="all_tools", trials=trials))
+    sa, sb = result.a.summary, result.b.summary
+    assert (sa.wrong_variant_rate.successes, sa.wrong_variant_rate.total) == (4, 4)
+    assert (sa.unsupported_claim_rate.successes, sa.unsupported_claim_rate.total) == (4, 8)
+    assert (sb.abandoned_handoff_rate.successes, sb.abandoned_handoff_rate.total) == (4, 4)
+    assert sb.wrong_variant_rate.value == 0.0
+    assert sa.pass_hat_k[1] == pytest.approx(result.pass1_a) == 0.75
+    assert (result.a.mode, result.b.mode, result.a.run_id) == ("dual_control", "all_tools", "r-1")
+
+
+def test_comparison_serialises_to_json_with_from_and_to() -> None:
+    result = compare(*_sides())
+    dumped = result.model_dump(mode="json")
+    assert dumped["flips"][0] == {"scenario_id": "s1", "from": "fail", "to": "pass"}
+    assert json.loads(json.dumps(dumped))["a"]["summary"]["pass_hat_k"]["1"] == pytest.approx(
+        1 / 3)
+    assert Comparison.model_validate(dumped) == result
+
+
+def test_scenarios_on_one_side_only_are_listed_and_left_out() -> None:
+    table_a = {**TABLE_A, "s7": [T, T]}
+    table_b = {"s0": [F, F], **TABLE_B}
+    result = compare(*_sides(table_a, table_b))
+    assert result.n_paired == 6
+    assert result.delta == pytest.approx(7 / 12)
+    assert [(m.scenario_id, m.missing_on, m.reason) for m in result.missing] == [
+        ("s0", "a", "not_run"), ("s7", "b", "not_run")]
+
+
+def test_sides_without_a_shared_scenario_are_refused_even_when_forced() -> None:
+    with pytest.raises(NotComparableError, match="share no scenario") as info:
+        compare(*_sides({"s1": [T]}, {"s2": [T]}), force=True)
+    assert not info.value.forceable
+
+
+def test_a_different_suite_fingerprint_is_refused_naming_both() -> None:
+    other = _manifest(run_id="r-2", suite="e" * 64)
+    with pytest.raises(NotComparableError,
+                       match=r"suite fingerprint differs \(a='ffffffffffff'.*b='eeeeeeeeeeee'"
+                       ) as info:
+        compare(*_sides(manifest_b=other))
+    assert info.value.differences == {"suite_fingerprint": ("f" * 64, "e" * 64)}
+    assert info.value.forceable
+    assert "--force" in str(info.value)
+
+
+def test_a_different_scorer_version_is_refused_naming_both() -> None:
+    other = _manifest(run_id="r-2", scorer="2", suite="e" * 64)
+    with pytest.raises(NotComparableError,
+                       match=r"suite fingerprint differs.*; scorer version differs \(a='1', b='2'\)"
+                       ) as info:
+        compare(*_sides(manifest_b=other))
+    assert set(info.value.differences) == {"suite_fingerprint", "scorer_version"}
+
+
+def test_force_compares_anyway_and_warns() -> None:
+    other = _manifest(run_id="r-2", scorer="2")
+    result = compare(*_sides(manifest_b=other), force=True)
+    assert result.forced
+    assert result.delta == pytest.approx(7 / 12)
+    assert len(result.warnings) == 1
+    assert result.warnings[0].startswith("forced comparison: scorer version differs")
+    assert not compare(*_sides(), force=True).forced  # nothing to override
+
+
+def test_a_mode_that_changed_between_runs_is_a_warning() -> None:
+    first = _manifest(modes=("dual_control",))
+    second = _manifest(run_id="r-2", modes=("dual_control",), on_exhausted="failure",
+                       fingerprints={"dual_control": "c" * 64})
+    a = Side(label="r-1", manifest=first, mode="dual_control",
+             trials=_records("dual_control", TABLE_A))
+    b = Side(label="r-2", manifest=second, mode="dual_control",
+             trials=_records("dual_control", TABLE_B))
+    result = compare(a, b)
+    assert result.delta == pytest.approx(7 / 12)
+    assert [w.split(" (")[0] for w in result.warnings] == [
+        "mode 'dual_control' differs between the sides",
+        "the sides treat infrastructure errors differently"]
+    assert (result.a.run_id, result.b.run_id) == ("r-1", "r-2")
+
+
+def test_a_mode_the_run_did_not_run_is_refused() -> None:
+    manifest = _manifest(modes=("dual_control",))
+    a = Side(label="a", manifest=manifest, mode="dual_control", trials=())
+    b = Side(label="b", manifest=manifest, mode="oracle_plan", trials=())
+    with pytest.raises(NotComparableError, match="mode='oracle_plan', which run 'r-1' did not"):
+        compare(a, b)
+
+
+def test_infrastructure_errors_are_excluded_when_the_run_says_exclude() -> None:
+    manifest = _manifest(on_exhausted="exclude")
+    trials = (_records("dual_control", {"s1": [F, F], "s2": [T, T], "s3": [T, T]})
+              + _records("all_tools", {"s1": [T, F], "s2": [F, F], "s3": [T, T]},
+                         infra={("s1", 1), ("s2", 0), ("s2", 1)}))
+    result = compare(Side(label="a", manifest=manifest, mode="dual_control", trials=trials),
+                     Side(label="b", manifest=manifest, mode="all_tools", trials=trials))
+    # s1 on b keeps its one counted trial (a pass); s2 on b has none left and is unpaired
+    assert result.n_paired == 2
+    assert (result.excluded, result.b.excluded, result.b.infra_failures) == (3, 3, 0)
+    assert result.delta == pytest.approx((1 + 0) / 2)
+    assert [(m.scenario_id, m.missing_on, m.reason) for m in result.missing] == [
+        ("s2", "b", "all_excluded")]
+    assert result.b.summary.trials == 3
+    assert [(f.scenario_id, f.to) for f in result.flips] == [("s1", "pass")]
+
+
+def test_infrastructure_errors_are_failures_when_the_run_says_failure() -> None:
+    manifest = _manifest(on_exhausted="failure")
+    # an infrastructure error marked on a trial that had scored a pass still counts as failed
+    trials = (_records("dual_control", {"s1": [F, F], "s2": [T, T], "s3": [T, T]})
+              + _records("all_tools", {"s1": [T, T], "s2": [F, F], "s3": [T, T]},
+                         infra={("s1", 1), ("s2", 0), ("s2", 1)}))
+    result = compare(Side(label="a", manifest=manifest, mode="dual_control", trials=trials),
+                     Side(label="b", manifest=manifest, mode="all_tools", trials=trials))
+    assert result.n_paired == 3
+    assert (result.excluded, result.b.excluded, result.b.infra_failures) == (0, 0, 3)
+    assert result.delta == pytest.approx((1 / 2 - 1 + 0) / 3)
+    assert result.missing == ()
+    assert (result.b01, result.b10) == (0, 1)  # s1: 1 of 2 on b is still a failure
+
+
+def test_a_trial_recorded_twice_is_an_aggregation_error() -> None:
+    manifest = _manifest()
+    trials = (_records("dual_control", {"s1": [T]}) * 2 + _records("all_tools", {"s1": [T]}))
+    with pytest.raises(AggregationError, match="scored twice"):
+        compare(Side(label="a", manifest=manifest, mode="dual_control", trials=trials),
+                Side(label="b", manifest=manifest, mode="all_tools", trials=trials))
+
+
+def test_modes_of_a_real_run_compare_and_agree_with_its_summaries(tmp_path: Path) -> None:
+    # the abandoning agent never hands off: it fails under dual control, passes with all tools
+    suite = Suite(id="core", scenarios=tuple(builtin_scenarios()[:4]))
+    modes = [mode_by_name("dual_control"), mode_by_name("all_tools")]
+    result = run(suite.scenarios, modes, load_agent_factory("abandoning"), trials=2, seed=5)
+    manifest = build_manifest(run_id="r-real", suite=suite, modes=modes, agent_id="abandoning",
+                              agent_config={}, trials=2, seed=5,
+                              error_treatment=ErrorTreatment(), started_at=STARTED,
+                              cwd=str(tmp_path))
+    compared = compare(Side(label="dual", manifest=manifest, mode="dual_control",
+                            trials=result.trials),
+                       Side(label="all", manifest=manifest, mode="all_tools",
+                            trials=result.trials))
+    assert compared.n_paired == 4
+    assert compared.a.summary == result.summaries["dual_control"]
+    assert compared.b.summary == result.summaries["all_tools"]
+    assert (compared.pass1_a, compared.pass1_b, compared.delta) == (0.0, 1.0, 1.0)
+    assert (compared.delta_low, compared.delta_high) == (1.0, 1.0)
+    assert (compared.b01, compared.b10, compared.mcnemar_p) == (4, 0, 2 / 16)
+    assert [f.scenario_id for f in compared.flips] == [s.id for s in suite]
+    assert compared.a.mode_fingerprint == modes[0].fingerprint
