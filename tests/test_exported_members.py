@@ -18,6 +18,7 @@ PACKAGES = [
     "remit.scenarios",
     "remit.harness",
     "remit.reports",
+    "remit.store",
 ]
 
 

@@ -1,0 +1,48 @@
+"""The store: runs, trials and their trails in SQLite (default) or PostgreSQL (by URL).
+
+Example:
+    >>> from remit.store import Store
+    >>> with Store.open("sqlite://") as store:   # in memory; a path or URL in real use
+    ...     store.runs()
+    []
+"""
+
+from __future__ import annotations
+
+from remit.store.errors import (
+    DuplicateRunError,
+    DuplicateTrialError,
+    SchemaVersionError,
+    StoreCorruptError,
+    StoreError,
+    StoreLockedError,
+    StoreUnavailableError,
+    StoreUrlError,
+    UnknownRunError,
+    UnknownTrialError,
+)
+from remit.store.rows import trial_id_for
+from remit.store.store import RunListing, Store
+from remit.store.tables import SCHEMA_VERSION
+from remit.store.urls import DEFAULT_URL, ENV_VAR, describe_url, resolve_url
+
+__all__ = [
+    "DEFAULT_URL",
+    "ENV_VAR",
+    "SCHEMA_VERSION",
+    "DuplicateRunError",
+    "DuplicateTrialError",
+    "RunListing",
+    "SchemaVersionError",
+    "Store",
+    "StoreCorruptError",
+    "StoreError",
+    "StoreLockedError",
+    "StoreUnavailableError",
+    "StoreUrlError",
+    "UnknownRunError",
+    "UnknownTrialError",
+    "describe_url",
+    "resolve_url",
+    "trial_id_for",
+]

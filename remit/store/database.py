@@ -1,0 +1,230 @@
+"""Connecting to SQLite or PostgreSQL, running transactions, and naming what went wrong.
+
+SQLite is set up per connection through the pool's ``connect`` event: WAL journal (so
+readers never wait for the writer), ``synchronous=NORMAL`` (safe in WAL mode, and a
+commit then costs no fsync), a busy timeout, and foreign keys. sqlite3's own transaction
+handling is turned off and SQLAlchemy's ``begin`` event emits ``BEGIN IMMEDIATE`` for
+writes, so a writer takes the lock before it reads and two writers never deadlock on an
+upgrade; plain ``BEGIN`` for reads. A write that still finds the database locked after
+the busy timeout is retried a few times, then reported as :class:`StoreLockedError`.
+
+Before SQLite touches an existing file, its first 16 bytes are checked against the SQLite
+header, so a file that is not a database is refused without being modified.
+
+Driver errors become :mod:`remit.store.errors` with one-line messages
+(:func:`store_error`).
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import TypeVar, cast
+
+from sqlalchemy import Connection, Engine, Table, create_engine, event
+from sqlalchemy.engine import URL
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
+
+from remit.store.errors import (
+    StoreCorruptError,
+    StoreError,
+    StoreLockedError,
+    StoreUnavailableError,
+)
+from remit.store.urls import describe_url, sqlite_path
+
+__all__ = ["Database", "RowValue", "store_error"]
+
+RowValue = str | int | bool | datetime | None
+"""A column value of a store row."""
+
+_log = logging.getLogger(__name__)
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+_WRITE = "remit_write"
+_LOCK_ATTEMPTS = 3
+_PG_CONNECT_TIMEOUT_SECONDS = 10
+
+T = TypeVar("T")
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def store_error(exc: DBAPIError, database: str, busy_timeout_seconds: float = 0.0,
+                attempts: int = 1) -> StoreError:
+    """The :class:`StoreError` that a driver error means, with a one-line message.
+
+    Args:
+        exc: the SQLAlchemy-wrapped driver error.
+        database: the database as shown to users.
+        busy_timeout_seconds, attempts: how long and how often a locked write waited.
+    """
+    orig = exc.orig
+    if isinstance(orig, sqlite3.Error):
+        name = getattr(orig, "sqlite_errorname", "") or ""
+        reason = _first_line(orig)
+        if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in reason:
+            return StoreLockedError(database, busy_timeout_seconds, attempts)
+        if name.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")):
+            return StoreCorruptError(database, f"{reason} (corrupt?)")
+        return StoreUnavailableError(database, reason)
+    if isinstance(exc, OperationalError) or exc.connection_invalidated:
+        return StoreUnavailableError(database, _first_line(orig or exc))
+    return StoreError(database, f"database error on {database}: {_first_line(orig or exc)}; "
+                                "check the database, or pass another --db / REMIT_DB")
+
+
+def _check_sqlite_file(url: URL, database: str) -> None:
+    path = sqlite_path(url)
+    if path is None:
+        return
+    if not path.parent.is_dir():
+        raise StoreUnavailableError(database, f"directory {str(path.parent)!r} does not exist")
+    if not path.exists():
+        return
+    try:
+        with path.open("rb") as handle:
+            header = handle.read(len(_SQLITE_HEADER))
+    except OSError as exc:
+        raise StoreUnavailableError(database, exc.strerror or str(exc)) from None
+    if header and header != _SQLITE_HEADER[: len(header)]:
+        raise StoreCorruptError(database, "file is not a database (corrupt?)")
+    if 0 < len(header) < len(_SQLITE_HEADER):
+        raise StoreCorruptError(database, "file is too short to be a database (corrupt?)")
+
+
+def _sqlite_engine(url: URL, busy_timeout_seconds: float) -> Engine:
+    in_memory = sqlite_path(url) is None
+    engine = create_engine(
+        url,
+        connect_args={"timeout": busy_timeout_seconds, "check_same_thread": False},
+        poolclass=StaticPool if in_memory else None,
+    )
+    busy_ms = round(busy_timeout_seconds * 1000)
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: sqlite3.Connection,
+                    _record: ConnectionPoolEntry) -> None:
+        dbapi_connection.isolation_level = None  # SQLAlchemy's begin event emits BEGIN
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout = {busy_ms}")
+            cursor.execute("PRAGMA foreign_keys = ON")
+            cursor.execute("PRAGMA journal_mode = WAL")
+            cursor.execute("PRAGMA synchronous = NORMAL")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        write = connection.get_execution_options().get(_WRITE, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+    return engine
+
+
+class Database:
+    """An engine with remit's settings, and transactions that report errors as StoreErrors.
+
+    Attributes:
+        url: the resolved URL.
+        name: the database as shown to users (path, or URL without password).
+        dialect: ``sqlite`` or ``postgresql``.
+        busy_timeout_seconds: how long a SQLite write waits for the lock per attempt.
+    """
+
+    def __init__(self, url: URL, busy_timeout_seconds: float) -> None:
+        self.url = url
+        self.name = describe_url(url)
+        self.dialect = url.get_backend_name()
+        self.busy_timeout_seconds = busy_timeout_seconds
+        if self.dialect == "sqlite":
+            _check_sqlite_file(url, self.name)
+            self.engine = _sqlite_engine(url, busy_timeout_seconds)
+        else:
+            self.engine = create_engine(
+                url, connect_args={"connect_timeout": _PG_CONNECT_TIMEOUT_SECONDS})
+
+    def read(self, work: Callable[[Connection], T]) -> T:
+        """Run ``work`` in one read transaction.
+
+        Raises:
+            StoreError: the database cannot be reached or read.
+        """
+        try:
+            with self.engine.connect() as connection, connection.begin():
+                return work(connection)
+        except DBAPIError as exc:
+            raise store_error(exc, self.name, self.busy_timeout_seconds) from None
+
+    def write(self, work: Callable[[Connection], T], *,
+              conflict: Callable[[], StoreError] | None = None) -> T:
+        """Run ``work`` in one write transaction, committed when it returns.
+
+        On SQLite a write that finds the database locked after the busy timeout is retried
+        (``work`` must be safe to run again: it is, since the failed attempt rolled back).
+
+        Args:
+            work: what to do in the transaction.
+            conflict: builds the error to raise when a constraint (unique or foreign key)
+                rejects the write; it runs after the rollback, so it may read.
+
+        Raises:
+            StoreLockedError: SQLite stayed locked through every attempt.
+            StoreError: the database cannot be reached or written.
+        """
+        attempts = _LOCK_ATTEMPTS if self.dialect == "sqlite" else 1
+        for attempt in range(1, attempts + 1):
+            try:
+                with self.engine.connect() as connection:
+                    connection.execution_options(**{_WRITE: True})
+                    with connection.begin():
+                        return work(connection)
+            except IntegrityError as exc:
+                if conflict is None:
+                    raise store_error(exc, self.name) from None
+                raise conflict() from None
+            except DBAPIError as exc:
+                error = store_error(exc, self.name, self.busy_timeout_seconds, attempt)
+                if isinstance(error, StoreLockedError) and attempt < attempts:
+                    _log.warning("%s is locked; retrying the write (attempt %d of %d)",
+                                 self.name, attempt + 1, attempts)
+                    continue
+                raise error from None
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    def insert_many(self, connection: Connection, table: Table,
+                    rows: Sequence[Mapping[str, RowValue]]) -> None:
+        """Insert ``rows`` into ``table`` in bulk, inside ``connection``'s transaction.
+
+        PostgreSQL gets one ``COPY ... FROM STDIN`` (about half the cost of a pipelined
+        ``executemany``); SQLite gets ``executemany``, which is already a local loop.
+        """
+        if not rows:
+            return
+        if self.dialect != "postgresql":
+            connection.execute(table.insert(), list(rows))
+            return
+        import psycopg  # noqa: PLC0415 - only PostgreSQL stores need the driver
+
+        columns = [c.name for c in table.columns]
+        driver = cast("psycopg.Connection[tuple[object, ...]]",
+                      connection.connection.driver_connection)
+        statement = f"COPY {table.name} ({', '.join(columns)}) FROM STDIN"
+        try:
+            with driver.cursor() as cursor, cursor.copy(statement) as copy:
+                for row in rows:
+                    copy.write_row(tuple(row[name] for name in columns))
+        except psycopg.Error as exc:
+            # Raised outside SQLAlchemy's execute(): wrap it the way execute() would.
+            raise DBAPIError.instance(statement, None, exc, psycopg.Error) from exc
+
+    def dispose(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()

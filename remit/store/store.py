@@ -1,0 +1,326 @@
+"""The store: runs, trials and their trails, in SQLite or PostgreSQL, in domain terms.
+
+Manifests and trial records go in; manifests, records and listings come out; table rows
+never leave the package. Each saved trial is one transaction: its ``trials`` row and all
+its ``events`` rows (one bulk insert) commit together or not at all.
+
+Example:
+    >>> with Store.open("sqlite://") as store:                     # doctest: +SKIP
+    ...     store.create_run(manifest)
+    ...     for record in result.trials:
+    ...         store.save_trial(manifest.run_id, record)
+    ...     store.finish_run(manifest.run_id, datetime.now(UTC))
+    ...     assert store.trials(manifest.run_id) == sorted(result.trials, key=...)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from datetime import datetime
+from itertools import groupby
+from types import TracebackType
+from typing import Any, ClassVar, Self
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict
+from sqlalchemy import Connection, Row, func, select
+
+from remit.harness import RunManifest, TrialRecord
+from remit.store.database import Database
+from remit.store.errors import (
+    DuplicateRunError,
+    DuplicateTrialError,
+    StoreError,
+    UnknownRunError,
+    UnknownTrialError,
+)
+from remit.store.rows import (
+    event_rows,
+    manifest_from_json,
+    record_from_row,
+    run_row,
+    trail_from_payloads,
+    trial_row,
+    utc,
+)
+from remit.store.schema import ensure_schema
+from remit.store.tables import EVENTS, RUNS, SCHEMA_VERSION, TRIALS
+from remit.store.urls import resolve_url
+
+__all__ = ["RunListing", "Store"]
+
+_KNOWN_SHOWN = 5
+_TRIAL_COLUMNS = (TRIALS.c.pk, TRIALS.c.scenario_id, TRIALS.c.mode, TRIALS.c.trial,
+                  TRIALS.c.seed, TRIALS.c.attempts, TRIALS.c.infra_error, TRIALS.c.score)
+
+
+class RunListing(BaseModel):
+    """One stored run, as ``remit runs`` lists it.
+
+    Attributes:
+        run_id: the run's id.
+        suite_id: the suite it ran.
+        agent_id: the agent spec.
+        modes: the control modes, in run order.
+        trials: trials stored so far.
+        passed: how many of them passed.
+        started_at, ended_at: aware UTC times (``ended_at`` is ``None`` while running or
+            when the run was interrupted).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    run_id: str
+    suite_id: str
+    agent_id: str
+    modes: tuple[str, ...]
+    trials: int
+    passed: int
+    started_at: AwareDatetime
+    ended_at: AwareDatetime | None
+
+
+class Store:
+    """Runs, trials and trails in one database. Open it with :meth:`Store.open`.
+
+    Trial ids are ``RUN/SCENARIO/MODE/TRIAL`` (e.g. ``r-1/valve-swap/dual_control/0``):
+    readable, and derived from the key trials are unique on.
+
+    Attributes:
+        schema_version: the store schema this remit writes (:data:`SCHEMA_VERSION`).
+        database: the database as shown to users (a path, or a URL without password).
+    """
+
+    schema_version: ClassVar[int] = SCHEMA_VERSION
+
+    def __init__(self, db: Database) -> None:
+        """Wrap an open :class:`~remit.store.database.Database`; use :meth:`open` instead."""
+        self._db = db
+        self.database = db.name
+
+    @classmethod
+    def open(cls, url: str | None = None, *, busy_timeout_seconds: float = 30.0) -> Store:
+        """Open (and, when it is new or empty, create) the database ``url`` names.
+
+        Args:
+            url: a file path, ``sqlite:///PATH`` or ``postgresql://USER@HOST:PORT/DB``;
+                ``None`` reads ``REMIT_DB``, else uses ``./remit.db``.
+            busy_timeout_seconds: how long a SQLite write waits for another process's
+                lock before it is retried (three attempts in all).
+
+        Raises:
+            StoreUrlError: ``url`` names no supported database.
+            StoreUnavailableError: it cannot be reached or opened (or stays locked).
+            StoreCorruptError: the file is not a (remit) database; it is left untouched.
+            SchemaVersionError: it was written by a newer remit; it is left untouched.
+        """
+        db = Database(resolve_url(url, environ=os.environ), busy_timeout_seconds)
+        try:
+            ensure_schema(db)
+        except BaseException:
+            db.dispose()
+            raise
+        return cls(db)
+
+    def close(self) -> None:
+        """Close the store's connections."""
+        self._db.dispose()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.close()
+
+    # -- runs ---------------------------------------------------------------------------
+
+    def create_run(self, manifest: RunManifest) -> None:
+        """Store a new run's manifest.
+
+        Raises:
+            DuplicateRunError: a run with that id is already stored.
+        """
+        row = run_row(manifest)
+
+        def work(connection: Connection) -> None:
+            if self._run_exists(connection, manifest.run_id):
+                raise DuplicateRunError(self.database, manifest.run_id)
+            connection.execute(RUNS.insert().values(row))
+
+        self._db.write(work, conflict=lambda: DuplicateRunError(self.database, manifest.run_id))
+
+    def finish_run(self, run_id: str, ended_at: datetime) -> None:
+        """Record that a run ended at ``ended_at`` (aware) in its manifest.
+
+        Raises:
+            UnknownRunError: no such run.
+            pydantic.ValidationError: ``ended_at`` is naive.
+        """
+
+        def work(connection: Connection) -> None:
+            manifest = self._manifest(connection, run_id)
+            finished = RunManifest.model_validate(
+                manifest.model_dump() | {"ended_at": ended_at})
+            connection.execute(RUNS.update().where(RUNS.c.run_id == run_id).values(
+                ended_at=utc(ended_at), manifest=finished.model_dump_json()))
+
+        self._db.write(work)
+
+    def manifest(self, run_id: str) -> RunManifest:
+        """The manifest of a stored run.
+
+        Raises:
+            UnknownRunError: no such run.
+        """
+        return self._db.read(lambda c: self._manifest(c, run_id))
+
+    def runs(self) -> list[RunListing]:
+        """Every stored run, newest first, with its count of stored and passed trials."""
+        stored = (select(TRIALS.c.run_id, func.count().label("trials"),
+                         func.count().filter(TRIALS.c.passed).label("passed"))
+                  .group_by(TRIALS.c.run_id).subquery())
+        query = (select(RUNS.c.run_id, RUNS.c.suite_id, RUNS.c.agent_id, RUNS.c.modes,
+                        RUNS.c.started_at, RUNS.c.ended_at, stored.c.trials, stored.c.passed)
+                 .outerjoin(stored, stored.c.run_id == RUNS.c.run_id))
+        rows = sorted(self._db.read(lambda c: c.execute(query).all()), key=lambda r: r.run_id)
+        rows.sort(key=lambda r: utc(r.started_at), reverse=True)
+        return [RunListing(run_id=r.run_id, suite_id=r.suite_id, agent_id=r.agent_id,
+                           modes=tuple(json.loads(r.modes)), trials=r.trials or 0,
+                           passed=r.passed or 0, started_at=utc(r.started_at),
+                           ended_at=None if r.ended_at is None else utc(r.ended_at))
+                for r in rows]
+
+    # -- trials -------------------------------------------------------------------------
+
+    def save_trial(self, run_id: str, record: TrialRecord) -> str:
+        """Store one finished trial and its whole trail, in one transaction.
+
+        Returns:
+            The trial's id, ``RUN/SCENARIO/MODE/TRIAL``.
+
+        Raises:
+            UnknownRunError: no such run (create it first).
+            DuplicateTrialError: that (scenario, mode, trial) is already stored for the run.
+        """
+        row = trial_row(run_id, record)
+
+        def work(connection: Connection) -> None:
+            key = connection.execute(TRIALS.insert().values(row)).inserted_primary_key
+            if key is None:  # pragma: no cover - both dialects report the new key
+                raise StoreError(self.database, f"saving trial {row['trial_id']} to "
+                                 f"{self.database} returned no key; report this as a bug")
+            self._db.insert_many(connection, EVENTS, event_rows(int(key[0]), record))
+
+        def conflict() -> StoreError:
+            # The run's foreign key or the trial's unique key rejected it: say which.
+            if not self._db.read(lambda c: self._run_exists(c, run_id)):
+                return UnknownRunError(self.database, run_id, self._db.read(self._known_runs))
+            s = record.scored
+            return DuplicateTrialError(self.database, run_id, s.scenario_id, s.mode, s.trial)
+
+        self._db.write(work, conflict=conflict)
+        return str(row["trial_id"])
+
+    def completed(self, run_id: str) -> set[tuple[str, str, int]]:
+        """The (scenario_id, mode, trial) keys stored for a run: what a resume skips.
+
+        Raises:
+            UnknownRunError: no such run.
+        """
+
+        def work(connection: Connection) -> set[tuple[str, str, int]]:
+            self._require_run(connection, run_id)
+            rows = connection.execute(
+                select(TRIALS.c.scenario_id, TRIALS.c.mode, TRIALS.c.trial)
+                .where(TRIALS.c.run_id == run_id))
+            return {(r.scenario_id, r.mode, r.trial) for r in rows}
+
+        return self._db.read(work)
+
+    def trials(self, run_id: str, *, with_trails: bool = True) -> list[TrialRecord]:
+        """A run's trial records ordered by scenario id, mode and trial index.
+
+        Args:
+            run_id: the run.
+            with_trails: ``False`` skips reading the events: each record's ``trail`` is
+                then empty, which is all aggregation and listings need, and much faster.
+
+        Raises:
+            UnknownRunError: no such run.
+        """
+
+        def work(connection: Connection) -> list[TrialRecord]:
+            self._require_run(connection, run_id)
+            # Sorted here, not in SQL: PostgreSQL's collation may order ids unlike Python.
+            rows = sorted(
+                connection.execute(select(*_TRIAL_COLUMNS).where(TRIALS.c.run_id == run_id)),
+                key=lambda r: (r.scenario_id, r.mode, r.trial))
+            payloads: dict[int, list[str]] = {}
+            if with_trails:
+                events = connection.execute(
+                    select(EVENTS.c.trial_pk, EVENTS.c.payload)
+                    .join(TRIALS, TRIALS.c.pk == EVENTS.c.trial_pk)
+                    .where(TRIALS.c.run_id == run_id)
+                    .order_by(EVENTS.c.trial_pk, EVENTS.c.seq))
+                payloads = {pk: [e.payload for e in group]
+                            for pk, group in groupby(events, key=lambda e: e.trial_pk)}
+            return [_record(r, payloads.get(r.pk, [])) for r in rows]
+
+        return self._db.read(work)
+
+    def trial(self, trial_id: str) -> TrialRecord:
+        """One trial record, trail included, by its id (``RUN/SCENARIO/MODE/TRIAL``).
+
+        Raises:
+            UnknownTrialError: no such trial.
+        """
+
+        def work(connection: Connection) -> TrialRecord:
+            row = connection.execute(
+                select(*_TRIAL_COLUMNS).where(TRIALS.c.trial_id == trial_id)).first()
+            if row is None:
+                raise UnknownTrialError(self.database, trial_id,
+                                        self._known_trials(connection, trial_id))
+            payloads = connection.execute(
+                select(EVENTS.c.payload).where(EVENTS.c.trial_pk == row.pk)
+                .order_by(EVENTS.c.seq)).scalars().all()
+            return _record(row, payloads)
+
+        return self._db.read(work)
+
+    # -- helpers ------------------------------------------------------------------------
+
+    def _run_exists(self, connection: Connection, run_id: str) -> bool:
+        query = select(RUNS.c.run_id).where(RUNS.c.run_id == run_id)
+        return connection.execute(query).first() is not None
+
+    def _require_run(self, connection: Connection, run_id: str) -> None:
+        if not self._run_exists(connection, run_id):
+            raise UnknownRunError(self.database, run_id, self._known_runs(connection))
+
+    def _manifest(self, connection: Connection, run_id: str) -> RunManifest:
+        payload = connection.execute(
+            select(RUNS.c.manifest).where(RUNS.c.run_id == run_id)).scalar()
+        if payload is None:
+            raise UnknownRunError(self.database, run_id, self._known_runs(connection))
+        return manifest_from_json(payload)
+
+    def _known_runs(self, connection: Connection) -> tuple[str, ...]:
+        query = (select(RUNS.c.run_id).order_by(RUNS.c.started_at.desc(), RUNS.c.run_id)
+                 .limit(_KNOWN_SHOWN))
+        return tuple(connection.execute(query).scalars())
+
+    def _known_trials(self, connection: Connection, trial_id: str) -> tuple[str, ...]:
+        run_id = trial_id.split("/", 1)[0]
+        query = select(TRIALS.c.trial_id).order_by(TRIALS.c.pk).limit(_KNOWN_SHOWN)
+        if self._run_exists(connection, run_id):
+            query = query.where(TRIALS.c.run_id == run_id)
+        return tuple(connection.execute(query).scalars())
+
+
+def _record(row: Row[*tuple[Any, ...]], payloads: Sequence[str]) -> TrialRecord:
+    return record_from_row(scenario_id=row.scenario_id, mode=row.mode, trial=row.trial,
+                           seed=row.seed, attempts=row.attempts, infra_error=row.infra_error,
+                           score=row.score, trail=trail_from_payloads(payloads))
