@@ -23,6 +23,9 @@ RemitError
 ├── scenarios.UnknownScenarioError (ValueError: no scenario with that id)
 ├── actors.AgentSpecError          (ValueError: --agent names nothing loadable)
 ├── harness.AggregationError       (ValueError: trials that cannot be aggregated)
+├── harness.SettingsError          (ValueError: a bad marker or --remit-* option)
+├── harness.ExpectationError       (AssertionError: a pytest expectation that broke)
+├── scenarios.ScenarioFileError    (ValueError: a scenario file that does not load)
 ├── harness.ManifestError          (ValueError: a manifest that cannot be built)
 └── harness.NotComparableError     (ValueError: runs whose suite or scorer differ)
 ```

@@ -13,16 +13,23 @@ from remit.cli import app
 from remit.scenarios import builtin_scenarios
 
 
-@pytest.fixture(scope="module")
-def cli() -> CliRunner:
+@pytest.fixture
+def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    """A runner whose runs go to a fresh SQLite file, on the handwritten suite."""
+    monkeypatch.setenv("REMIT_DB", str(tmp_path / "remit.db"))
     return CliRunner()
 
 
+HANDWRITTEN = ["--suite", "handwritten"]
+
+
 def test_oracle_passes_everything_in_all_three_modes(cli: CliRunner) -> None:
-    result = cli.invoke(app, ["run", "--agent", "oracle", "--trials", "2", "--json"])
+    result = cli.invoke(app, ["run", *HANDWRITTEN, "--agent", "oracle", "--trials", "2",
+                              "--modes", "all_tools,dual_control,oracle_plan", "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert list(report["modes"]) == ["all_tools", "dual_control", "oracle_plan"]
+    assert report["manifest"]["suite_id"] == "handwritten"
     for summary in report["modes"].values():
         assert summary["pass_hat_k"] == {"1": 1.0, "2": 1.0}
         assert summary["trials"] == 2 * len(builtin_scenarios())
@@ -33,8 +40,8 @@ def test_oracle_passes_everything_in_all_three_modes(cli: CliRunner) -> None:
 
 
 def test_baseline_differs_by_mode_and_is_imperfect(cli: CliRunner) -> None:
-    result = cli.invoke(app, ["run", "--agent", "baseline", "--trials", "2", "--json",
-                              "--modes", "all_tools,dual_control"])
+    result = cli.invoke(app, ["run", *HANDWRITTEN, "--agent", "baseline", "--trials", "2",
+                              "--json", "--modes", "all_tools,dual_control"])
     assert result.exit_code == 0, result.output
     modes = json.loads(result.stdout)["modes"]
     all_tools, dual = modes["all_tools"], modes["dual_control"]
@@ -44,7 +51,7 @@ def test_baseline_differs_by_mode_and_is_imperfect(cli: CliRunner) -> None:
 
 
 def test_table_names_every_mode_and_lists_failures(cli: CliRunner) -> None:
-    result = cli.invoke(app, ["run", "--modes", "all_tools,dual_control"])
+    result = cli.invoke(app, ["run", *HANDWRITTEN])
     assert result.exit_code == 0, result.output
     assert "all_tools" in result.stdout
     assert "dual_control" in result.stdout
@@ -55,9 +62,10 @@ def test_table_names_every_mode_and_lists_failures(cli: CliRunner) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["run", "--agent", "nobody"], "nobody"),
-        (["run", "--modes", "no_control"], "unknown control mode"),
-        (["run", "--agent", "no.such.module:factory"], "no.such.module"),
+        (["run", *HANDWRITTEN, "--agent", "nobody"], "nobody"),
+        (["run", *HANDWRITTEN, "--modes", "no_control"], "unknown control mode"),
+        (["run", *HANDWRITTEN, "--agent", "no.such.module:factory"], "no.such.module"),
+        (["run", "--suite", "no-such-suite"], "no-such-suite"),
     ],
 )
 def test_bad_run_options_exit_2_with_one_line(cli: CliRunner, args: list[str],
@@ -81,7 +89,7 @@ def test_agent_from_a_module_in_the_working_directory(
         encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "path", list(sys.path))
-    result = cli.invoke(app, ["run", "--agent", "quitting_agents:Quitter",
+    result = cli.invoke(app, ["run", *HANDWRITTEN, "--agent", "quitting_agents:Quitter",
                               "--modes", "dual_control", "--json"])
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)["modes"]["dual_control"]

@@ -144,8 +144,9 @@ class Buyer(PersonaBase):
             parts.append(self._urging())
         parts.append(self.choose(("Please send us a quote.", "Can you quote?",
                                   "We look forward to your quote.")))
-        if scenario.expect.final_state in _ORDER_STATES:
-            # The goal goes past acceptance: the buyer says so, or no agent could know.
+        if scenario.expect.final_state in _ORDER_STATES or scenario.variance.po_quantity_delta:
+            # The goal goes past acceptance (or the buyer's purchase order is already
+            # written): the buyer says so, or no agent could know.
             parts.append("Once accepted, please see the order through delivery, invoice "
                          "and payment.")
         return " ".join(parts)

@@ -14,8 +14,8 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-from collections.abc import Callable, Collection, Sequence
-from typing import cast
+from collections.abc import Callable, Collection, Coroutine, Sequence
+from typing import TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict
 
@@ -28,11 +28,12 @@ from remit.harness.scoring import TrialScore, score_trial
 from remit.scenarios import Scenario
 from remit.world import TrailEntry, World
 
-__all__ = ["RunResult", "TrialKey", "TrialRecord", "plan_trials", "result_of", "run",
+__all__ = ["RunResult", "TrialKey", "TrialRecord", "drive", "plan_trials", "result_of", "run",
            "run_async", "run_one"]
 
 
 _LOG = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 
 class TrialRecord(BaseModel):
@@ -188,6 +189,27 @@ async def run_async(scenarios: Sequence[Scenario], modes: Sequence[ControlMode],
     return [r for r in results if r is not None]
 
 
+def drive(coroutine: Coroutine[object, object, _T]) -> _T:
+    """Run ``coroutine`` to completion on a fresh event loop; Ctrl-C stops it at once.
+
+    Unlike :func:`asyncio.run`, this keeps Python's own SIGINT handling, so Ctrl-C
+    interrupts even a synchronous agent in the middle of a trial (``asyncio.run`` would
+    only cancel at the next ``await``). Trials still waiting are cancelled; finished
+    ones have already been handed to ``on_trial``. ``KeyboardInterrupt`` propagates.
+    """
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(coroutine)
+    finally:
+        pending = asyncio.all_tasks(loop)
+        for task in pending:
+            task.cancel()
+        if pending:
+            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()
+
+
 def run(scenarios: Sequence[Scenario], modes: Sequence[ControlMode], factory: AgentFactory,
         *, trials: int = 1, seed: int = 0, concurrency: int = 1, retries: int = 0,
         progress: Callable[[TrialRecord], None] | None = None) -> RunResult:
@@ -203,9 +225,8 @@ def run(scenarios: Sequence[Scenario], modes: Sequence[ControlMode], factory: Ag
         retries: retries of a trial after an infrastructure error.
         progress: called after each trial (the CLI advances its progress bar).
     """
-    records = asyncio.run(run_async(scenarios, modes, factory, trials=trials, seed=seed,
-                                    concurrency=concurrency, retries=retries,
-                                    on_trial=progress))
+    records = drive(run_async(scenarios, modes, factory, trials=trials, seed=seed,
+                              concurrency=concurrency, retries=retries, on_trial=progress))
     return result_of(records, [m.name for m in modes])
 
 

@@ -2,14 +2,34 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from rich.table import Table
 
-from remit.harness.aggregate import ModeSummary
+from remit.harness import Comparison, ModeSummary, RunManifest, TrialRecord
 from remit.harness.stats import Interval
+from remit.store import RunListing
+from remit.world import (
+    DecisionEntry,
+    ErrorEntry,
+    HandoffEntry,
+    MessageEntry,
+    ToolCallEntry,
+    ToolGroup,
+    TrailEntry,
+    TransitionEntry,
+    tool_specs,
+)
 
-__all__ = ["mode_table"]
+__all__ = [
+    "comparison_lines",
+    "comparison_table",
+    "describe_entry",
+    "manifest_table",
+    "mode_table",
+    "runs_table",
+    "trail_table",
+]
 
 
 def _rate(interval: Interval) -> str:
@@ -29,6 +49,13 @@ _ROWS: tuple[tuple[str, Callable[[ModeSummary], str]], ...] = (
 )
 
 
+_RATES: tuple[tuple[str, Callable[[ModeSummary], Interval]], ...] = (
+    ("wrong variant", lambda s: s.wrong_variant_rate),
+    ("unsupported claim", lambda s: s.unsupported_claim_rate),
+    ("abandoned hand-off", lambda s: s.abandoned_handoff_rate),
+)
+
+
 def mode_table(summaries: Mapping[str, ModeSummary], title: str = "Per-mode results") -> Table:
     """One column per control mode, one row per metric: pass^k for every k, the three
     rates with Wilson 95% intervals, and the conversation's costs (means per trial)."""
@@ -43,3 +70,113 @@ def mode_table(summaries: Mapping[str, ModeSummary], title: str = "Per-mode resu
     for label, cell in _ROWS:
         table.add_row(label, *(cell(s) for s in summaries.values()))
     return table
+
+
+def runs_table(listings: Sequence[RunListing]) -> Table:
+    """One row per stored run, newest first."""
+    table = Table(title="Runs")
+    table.add_column("run", no_wrap=True)
+    for column in ("suite", "agent", "modes", "trials", "passed", "started", "status"):
+        table.add_column(column, justify="right" if column in ("trials", "passed") else "left")
+    for run in listings:
+        table.add_row(run.run_id, run.suite_id, run.agent_id, ", ".join(run.modes),
+                      str(run.trials), str(run.passed), f"{run.started_at:%Y-%m-%d %H:%M}",
+                      "finished" if run.ended_at is not None else "unfinished")
+    return table
+
+
+def manifest_table(manifest: RunManifest) -> Table:
+    """The run's provenance, one field per row."""
+    table = Table(title=f"Run {manifest.run_id}", show_header=False)
+    table.add_column("field", style="bold")
+    table.add_column("value")
+    commit = manifest.git_commit[:12] if manifest.git_commit else "unknown"
+    dirty = {True: " (dirty)", False: "", None: ""}[manifest.git_dirty]
+    rows = (
+        ("suite", f"{manifest.suite_id} ({manifest.suite_fingerprint[:12]})"),
+        ("agent", f"{manifest.agent_id} (config {manifest.agent_config_hash[:12]})"),
+        ("modes", ", ".join(f"{m.name} ({m.fingerprint[:12]})" for m in manifest.modes)),
+        ("trials x seed", f"{manifest.trials} x seed {manifest.seed}"),
+        ("errors", f"{manifest.error_treatment.retries} retries, then "
+                   f"{manifest.error_treatment.on_exhausted}"),
+        ("remit", f"{manifest.remit_version}, scorer {manifest.scorer_version}, "
+                  f"commit {commit}{dirty}"),
+        ("time", f"{manifest.started_at:%Y-%m-%d %H:%M:%S} -> "
+                 + (f"{manifest.ended_at:%H:%M:%S}" if manifest.ended_at else "unfinished")),
+    )
+    for field, value in rows:
+        table.add_row(field, value)
+    return table
+
+
+def trail_table(record: TrialRecord) -> Table:
+    """A trial's trail, numbered: time, actor, what happened, and why."""
+    scored = record.scored
+    verdict = "passed" if scored.score.passed else "failed"
+    table = Table(title=f"{scored.scenario_id} [{scored.mode}] trial {scored.trial}: {verdict}")
+    for column in ("#", "t", "actor", "event", "detail"):
+        table.add_column(column)
+    for index, entry in enumerate(record.trail, start=1):
+        if isinstance(entry, ToolCallEntry) and entry.tool not in _READS:
+            continue  # a write's decision and a message's text follow as their own entries
+        actor, event, detail = describe_entry(entry)
+        table.add_row(str(index), f"{entry.minute}m", actor, event, detail)
+    return table
+
+
+_READS = frozenset(spec.name for spec in tool_specs() if spec.group is ToolGroup.READ)
+
+
+def describe_entry(entry: TrailEntry) -> tuple[str, str, str]:  # noqa: PLR0911 - one per kind
+    """(actor, event, detail) of one trail entry, for people."""
+    if isinstance(entry, ToolCallEntry):
+        args = ", ".join(f"{k}={v!r}" for k, v in entry.arguments.items())
+        return entry.actor.value, f"calls {entry.tool}", args
+    if isinstance(entry, MessageEntry):
+        return entry.sender.value, f"{entry.tool} -> {entry.to.value}", entry.text
+    if isinstance(entry, DecisionEntry):
+        verdict = "allowed" if entry.allowed else "DENIED"
+        return (entry.role.value, f"{entry.action.value}: {verdict}",
+                " ".join(entry.reasons) or ", ".join(entry.grant_ids))
+    if isinstance(entry, TransitionEntry):
+        return (entry.role.value, f"{entry.action.value}",
+                f"{entry.from_state} -> {entry.to_state} (v{entry.version})")
+    if isinstance(entry, HandoffEntry):
+        who = entry.owner.value if entry.event in ("completed", "declined") else \
+            entry.requester.value
+        return who, f"hand-off {entry.handoff_id} {entry.event}", \
+            f"{entry.action.value}{': ' + entry.reason if entry.reason else ''}"
+    if isinstance(entry, ErrorEntry):
+        return entry.actor.value, f"error {entry.code}", entry.message
+    return "-", f"end ({entry.reason})", entry.summary
+
+
+def comparison_table(comparison: Comparison) -> Table:
+    """Two sides of a comparison: pass^1, the delta with its interval and p, the rates."""
+    a, b = comparison.a, comparison.b
+    table = Table(title=f"{a.label} vs {b.label} ({comparison.n_paired} paired scenarios)")
+    table.add_column("metric", style="bold")
+    table.add_column(a.label, justify="right")
+    table.add_column(b.label, justify="right")
+    table.add_row("pass^1", f"{comparison.pass1_a:.2f}", f"{comparison.pass1_b:.2f}")
+    for label, get in _RATES:
+        table.add_row(label, _rate(get(a.summary)), _rate(get(b.summary)))
+    table.add_row("review minutes", f"{a.summary.mean_review_minutes:.0f}",
+                  f"{b.summary.mean_review_minutes:.0f}")
+    table.add_row("denials", f"{a.summary.mean_denials:.1f}", f"{b.summary.mean_denials:.1f}")
+    return table
+
+
+def comparison_lines(comparison: Comparison) -> list[str]:
+    """The comparison's verdict in sentences: delta, interval, p, flips, warnings."""
+    lines = [f"delta pass^1 ({comparison.b.label} - {comparison.a.label}): "
+             f"{comparison.delta:+.3f}, 95% paired bootstrap [{comparison.delta_low:+.3f}, "
+             f"{comparison.delta_high:+.3f}]; McNemar exact p = {comparison.mcnemar_p:.4f} "
+             f"(passes only in {comparison.b.label}: {comparison.b01}, only in "
+             f"{comparison.a.label}: {comparison.b10})"]
+    for flip in comparison.flips:
+        lines.append(f"  flip: {flip.scenario_id}: {flip.from_} -> {flip.to}")
+    for missing in comparison.missing:
+        lines.append(f"  not paired: {missing.model_dump_json()}")
+    lines += [f"WARNING: {warning}" for warning in comparison.warnings]
+    return lines

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from fnmatch import fnmatch
 from pathlib import Path
 from typing import Literal
 
@@ -21,10 +22,12 @@ from remit.scenarios.spec import Scenario
 from remit.scenarios.suite import Suite
 
 __all__ = [
+    "SCENARIO_FILE_PATTERNS",
     "ScenarioFileError",
     "ScenarioFormat",
     "dump_scenario",
     "export_suite",
+    "is_scenario_file",
     "load_scenario",
     "load_suite",
     "scenario_schema",
@@ -42,10 +45,24 @@ class ScenarioFileError(RemitError, ValueError):
         problems: one ``field.path: problem`` sentence per problem.
     """
 
-    def __init__(self, path: Path, problems: Sequence[str]) -> None:
+    def __init__(self, path: Path | str, problems: Sequence[str]) -> None:
         self.path = path
         self.problems = list(problems)
         super().__init__(f"{path}: " + "; ".join(self.problems))
+
+
+SCENARIO_FILE_PATTERNS: tuple[str, ...] = (
+    "scenario_*.yaml", "scenario_*.yml", "*.scenario.yaml", "*.scenario.yml",
+)
+"""File names the pytest plugin collects as scenario tests."""
+
+_SHOWN_INPUT = 60
+"""Characters of an offending value shown in a problem."""
+
+
+def is_scenario_file(name: str) -> bool:
+    """Whether a file called ``name`` is collected as a scenario test by the plugin."""
+    return any(fnmatch(name, pattern) for pattern in SCENARIO_FILE_PATTERNS)
 
 
 def _location(loc: tuple[int | str, ...]) -> str:
@@ -60,8 +77,23 @@ def _location(loc: tuple[int | str, ...]) -> str:
     return text or "(top level)"
 
 
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= _SHOWN_INPUT else text[:_SHOWN_INPUT - 3] + "..."
+
+
 def _problems(error: ValidationError) -> list[str]:
-    return [f"{_location(tuple(e['loc']))}: {e['msg']}" for e in error.errors(include_url=False)]
+    return [f"{_location(tuple(e['loc']))}: {e['msg']}"
+            + ("" if e["type"] == "missing" or "input" not in e
+               else f" (got {_shown(e['input'])})")
+            for e in error.errors(include_url=False)]
+
+
+def _yaml_problem(exc: yaml.YAMLError) -> str:
+    where = getattr(exc, "problem_mark", None)
+    at = f" at line {where.line + 1}, column {where.column + 1}" if where is not None else ""
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    return f"(top level): not valid YAML{at}: {problem}"
 
 
 def _format(path: Path) -> ScenarioFormat:
@@ -72,28 +104,38 @@ def _format(path: Path) -> ScenarioFormat:
     return found
 
 
-def load_scenario(path: Path | str) -> Scenario:
+def load_scenario(path: Path | str, *, shown_as: str | None = None) -> Scenario:
     """Load one scenario from a YAML or JSON file.
 
+    Args:
+        path: the file.
+        shown_as: how messages name the file (default: ``path`` as given).
+
     Raises:
-        ScenarioFileError: the file is missing, unparsable, or not a valid scenario.
+        ScenarioFileError: the file is missing, unparsable, or not a valid scenario; each
+            problem names its field path and, where it helps, the offending value.
     """
     path = Path(path)
+    name: Path | str = shown_as or path
     fmt = _format(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ScenarioFileError(path, [f"cannot read the file ({exc.strerror})"]) from exc
+        raise ScenarioFileError(name, [f"cannot read the file ({exc.strerror})"]) from None
     try:
         data: JsonValue = yaml.safe_load(text) if fmt == "yaml" else json.loads(text)
-    except (yaml.YAMLError, json.JSONDecodeError) as exc:
-        raise ScenarioFileError(path, [f"not valid {fmt.upper()}: {exc}"]) from exc
+    except yaml.YAMLError as exc:
+        raise ScenarioFileError(name, [_yaml_problem(exc)]) from None
+    except json.JSONDecodeError as exc:
+        raise ScenarioFileError(name, [f"(top level): not valid JSON at line {exc.lineno}, "
+                                       f"column {exc.colno}: {exc.msg}"]) from None
     if not isinstance(data, dict):
-        raise ScenarioFileError(path, ["(top level): expected a mapping of scenario fields"])
+        raise ScenarioFileError(name, ["(top level): expected a mapping of scenario fields, "
+                                       f"got {type(data).__name__}"])
     try:
         return Scenario.model_validate(data)
     except ValidationError as exc:
-        raise ScenarioFileError(path, _problems(exc)) from exc
+        raise ScenarioFileError(name, _problems(exc)) from None
 
 
 def dump_scenario(scenario: Scenario, fmt: ScenarioFormat = "yaml") -> str:

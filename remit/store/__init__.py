@@ -21,6 +21,13 @@ from remit.store.errors import (
     UnknownRunError,
     UnknownTrialError,
 )
+from remit.store.recording import (
+    ResumeError,
+    resolve_suite,
+    result_from_store,
+    resume_run,
+    start_run,
+)
 from remit.store.rows import trial_id_for
 from remit.store.store import RunListing, Store
 from remit.store.tables import SCHEMA_VERSION
@@ -32,6 +39,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "DuplicateRunError",
     "DuplicateTrialError",
+    "ResumeError",
     "RunListing",
     "SchemaVersionError",
     "Store",
@@ -43,6 +51,10 @@ __all__ = [
     "UnknownRunError",
     "UnknownTrialError",
     "describe_url",
+    "resolve_suite",
     "resolve_url",
+    "result_from_store",
+    "resume_run",
+    "start_run",
     "trial_id_for",
 ]

@@ -32,6 +32,7 @@ from remit.store.errors import (
     DuplicateRunError,
     DuplicateTrialError,
     StoreError,
+    StoreUnavailableError,
     UnknownRunError,
     UnknownTrialError,
 )
@@ -46,7 +47,7 @@ from remit.store.rows import (
 )
 from remit.store.schema import ensure_schema
 from remit.store.tables import EVENTS, RUNS, SCHEMA_VERSION, TRIALS
-from remit.store.urls import resolve_url
+from remit.store.urls import resolve_url, sqlite_path
 
 __all__ = ["RunListing", "Store"]
 
@@ -100,12 +101,15 @@ class Store:
         self.database = db.name
 
     @classmethod
-    def open(cls, url: str | None = None, *, busy_timeout_seconds: float = 30.0) -> Store:
+    def open(cls, url: str | None = None, *, busy_timeout_seconds: float = 30.0,
+             create: bool = True) -> Store:
         """Open (and, when it is new or empty, create) the database ``url`` names.
 
         Args:
             url: a file path, ``sqlite:///PATH`` or ``postgresql://USER@HOST:PORT/DB``;
                 ``None`` reads ``REMIT_DB``, else uses ``./remit.db``.
+            create: whether a missing SQLite file may be created; readers pass ``False``
+                so that looking at a database never writes one.
             busy_timeout_seconds: how long a SQLite write waits for another process's
                 lock before it is retried (three attempts in all).
 
@@ -115,7 +119,12 @@ class Store:
             StoreCorruptError: the file is not a (remit) database; it is left untouched.
             SchemaVersionError: it was written by a newer remit; it is left untouched.
         """
-        db = Database(resolve_url(url, environ=os.environ), busy_timeout_seconds)
+        resolved = resolve_url(url, environ=os.environ)
+        path = sqlite_path(resolved)
+        if not create and path is not None and not path.exists():
+            raise StoreUnavailableError(str(path), "there is no database file there (run "
+                                                   "`remit run` first)")
+        db = Database(resolved, busy_timeout_seconds)
         try:
             ensure_schema(db)
         except BaseException:

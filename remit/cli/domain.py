@@ -1,72 +1,28 @@
-"""The ``remit`` command line: a thin shell over the library.
-
-Every command parses its options, calls one library function and renders the result
-with a :class:`rich.console.Console` that it owns. User errors print one line on
-stderr, without a traceback, and exit with status 2.
-"""
+"""``remit authority ...`` and ``remit catalogue ...``: the domain core's commands."""
 
 from __future__ import annotations
 
-import functools
 import json
-import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Literal, ParamSpec, TypeVar
+from typing import Annotated, Literal
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from remit import authority, catalogue, quotes
-from remit.actors import load_agent_factory
-from remit.errors import MapError, RemitError
-from remit.harness import run as run_suite
-from remit.reports import mode_table
-from remit.scenarios import builtin_scenarios
+from remit.cli.app import PROBLEMS_FOUND, console, user_errors
+from remit.errors import MapError
 
-__all__ = ["app", "main"]
+__all__ = ["authority_app", "catalogue_app"]
 
-P = ParamSpec("P")
-R = TypeVar("R")
-
-USER_ERROR = 2
-PROBLEMS_FOUND = 1
-
-app = typer.Typer(
-    name="remit",
-    help="Test whether a commercial AI agent stays within its remit.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
 authority_app = typer.Typer(help="Inspect and check authority maps and control modes.",
                             no_args_is_help=True)
 catalogue_app = typer.Typer(help="Inspect the governed product catalogue.", no_args_is_help=True)
-app.add_typer(authority_app, name="authority")
-app.add_typer(catalogue_app, name="catalogue")
-
-
-def _fail(message: str) -> typer.Exit:
-    Console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {message}", markup=False)
-    return typer.Exit(USER_ERROR)
-
-
-def user_errors(func: Callable[P, R]) -> Callable[P, R]:
-    """Turn remit's user errors into one line on stderr and exit status 2."""
-
-    @functools.wraps(func)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return func(*args, **kwargs)
-        except (RemitError, ValueError, OSError) as exc:
-            raise _fail(str(exc)) from None
-
-    return wrapper
 
 
 def _console() -> Console:
-    return Console(highlight=False)
+    return console()
 
 
 def _mode(name: str) -> authority.ControlMode:
@@ -193,57 +149,3 @@ def render_catalogue(cat: catalogue.Catalogue) -> Table:
         out.add_row(variant.sku, variant.family.value, attrs, lifecycle,
                     variant.fff_class or "", str(variant.stock), str(variant.list_price))
     return out
-
-
-# -- run ---------------------------------------------------------------------------------
-
-
-@app.command("run")
-@user_errors
-def run(
-    agent: Annotated[str, typer.Option(
-        help="Built-in agent name (oracle, baseline, guessing, claiming, abandoning, "
-             "overreaching) or package.module:factory.")] = "baseline",
-    modes: Annotated[str, typer.Option(
-        help="Comma-separated control modes.")] = "all_tools,dual_control,oracle_plan",
-    trials: Annotated[int, typer.Option(min=1, help="Trials per scenario and mode.")] = 1,
-    seed: Annotated[int, typer.Option(help="Run seed.")] = 0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print per-mode aggregates as JSON.")]
-    = False,
-) -> None:
-    """Run the built-in scenarios with an agent in each control mode and compare the modes."""
-    chosen = [authority.mode_by_name(name.strip()) for name in modes.split(",") if name.strip()]
-    if not chosen:
-        raise ValueError("--modes is empty; give at least one of "
-                         + ", ".join(authority.BUILTIN_MODE_NAMES))
-    _importable_from_here()
-    factory = load_agent_factory(agent)
-    result = run_suite(builtin_scenarios(), chosen, factory, trials=trials, seed=seed)
-    if as_json:
-        typer.echo(json.dumps({
-            "agent": agent, "trials": trials, "seed": seed,
-            "modes": {name: s.model_dump(mode="json") for name, s in result.summaries.items()},
-        }, indent=2))
-        return
-    console = _console()
-    console.print(mode_table(result.summaries, title=f"{agent}: {len(builtin_scenarios())} "
-                             f"scenarios x {trials} trial(s)"))
-    failed = [t.scored for t in result.trials if not t.scored.score.passed]
-    for scored in failed[:10]:
-        console.print(f"FAIL {scored.scenario_id} ({scored.mode}, trial {scored.trial}): "
-                      f"{'; '.join(scored.score.failures)}", markup=False)
-    if len(failed) > 10:
-        console.print(f"... and {len(failed) - 10} more failing trials")
-
-
-def _importable_from_here() -> None:
-    """Let ``--agent my_module:factory`` find modules in the working directory, as
-    ``python -m`` and pytest do (a console script's path does not include it)."""
-    here = str(Path.cwd())
-    if here not in sys.path:
-        sys.path.insert(0, here)
-
-
-def main() -> None:
-    """Entry point of the ``remit`` console script."""
-    app()

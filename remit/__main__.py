@@ -1,0 +1,5 @@
+"""``python -m remit``: the command line."""
+
+from remit.cli import main
+
+main()

@@ -1,0 +1,52 @@
+"""The typer application and what every command shares: error handling and consoles."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
+import typer
+from rich.console import Console
+
+from remit.errors import RemitError
+
+__all__ = ["PROBLEMS_FOUND", "USER_ERROR", "app", "console", "fail", "user_errors"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+USER_ERROR = 2
+PROBLEMS_FOUND = 1
+
+app = typer.Typer(
+    name="remit",
+    help="Test whether a commercial AI agent stays within its remit.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def fail(message: str) -> typer.Exit:
+    """Print ``error: message`` on stderr; return the exit to raise (status 2)."""
+    Console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {message}", markup=False)
+    return typer.Exit(USER_ERROR)
+
+
+def user_errors(func: Callable[P, R]) -> Callable[P, R]:
+    """Turn remit's user errors into one line on stderr and exit status 2."""
+
+    @functools.wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        except (RemitError, ValueError, OSError) as exc:
+            raise fail(str(exc)) from None
+
+    return wrapper
+
+
+def console(stderr: bool = False) -> Console:
+    """A console for one command's output."""
+    return Console(highlight=False, stderr=stderr)

@@ -1,0 +1,239 @@
+"""``remit run``, ``runs``, ``show``, ``trail`` and ``compare``: runs that last."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Literal
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from remit import authority
+from remit.cli.app import console, user_errors
+from remit.harness import ErrorTreatment, RunManifest, RunResult, Side, TrialRecord, compare
+from remit.reports import (
+    comparison_lines,
+    comparison_table,
+    manifest_table,
+    mode_table,
+    runs_table,
+    trail_table,
+)
+from remit.store import Store, result_from_store, resume_run, start_run
+
+__all__ = ["register"]
+
+INTERRUPTED = 130
+
+DbOption = Annotated[str | None, typer.Option(
+    "--db", help="Database: a SQLite path or sqlite:///PATH, or postgresql://USER@HOST/DB "
+                 "(default: $REMIT_DB, else ./remit.db).")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+
+
+def _modes(names: str) -> list[authority.ControlMode]:
+    chosen = [authority.mode_by_name(n.strip()) for n in names.split(",") if n.strip()]
+    if not chosen:
+        raise ValueError("--modes is empty; give at least one of "
+                         + ", ".join(authority.BUILTIN_MODE_NAMES))
+    return chosen
+
+
+def _importable_from_here() -> None:
+    """Let ``--agent my_module:factory`` find modules in the working directory, as
+    ``python -m`` and pytest do (a console script's path does not include it)."""
+    here = str(Path.cwd())
+    if here not in sys.path:
+        sys.path.insert(0, here)
+
+
+def run(
+    suite: Annotated[str, typer.Option(
+        help="Built-in suite (core, handwritten) or a directory of scenario files.")] = "core",
+    agent: Annotated[str, typer.Option(
+        help="Built-in agent (oracle, baseline, guessing, claiming, abandoning, overreaching) "
+             "or package.module:factory.")] = "baseline",
+    modes: Annotated[str, typer.Option(help="Comma-separated control modes.")]
+    = "all_tools,dual_control",
+    trials: Annotated[int, typer.Option(min=1, help="Trials per scenario and mode.")] = 1,
+    seed: Annotated[int, typer.Option(help="Run seed.")] = 0,
+    db: DbOption = None,
+    concurrency: Annotated[int, typer.Option(min=1, help="Trials in flight at once.")] = 1,
+    resume: Annotated[str | None, typer.Option(
+        help="Resume RUN_ID: run only the trials it is missing.")] = None,
+    retries: Annotated[int, typer.Option(
+        min=0, help="Retries of a trial after an infrastructure error.")] = 2,
+    on_infra_error: Annotated[Literal["exclude", "failure"], typer.Option(
+        help="When retries run out: exclude the trial or count it as a failure.")]
+    = "exclude",
+    as_json: JsonOption = False,
+) -> None:
+    """Run a suite with an agent in each control mode, store it, and compare the modes."""
+    _importable_from_here()
+    out = console()
+    started: list[RunManifest] = []
+    with Store.open(db) as store, _progress() as progress:
+        task = progress.add_task("trials", total=None)
+
+        def on_start(manifest: RunManifest, todo: int) -> None:
+            started.append(manifest)
+            progress.update(task, total=todo, description=manifest.run_id)
+
+        def on_trial(_: TrialRecord) -> None:
+            progress.advance(task)
+
+        try:
+            if resume is not None:
+                result = resume_run(store, resume, concurrency=concurrency,
+                                    on_trial=on_trial, on_start=on_start)
+            else:
+                result = start_run(
+                    store, suite_spec=suite, modes=_modes(modes), agent_id=agent,
+                    trials=trials, seed=seed, concurrency=concurrency,
+                    error_treatment=ErrorTreatment(retries=retries, on_exhausted=on_infra_error),
+                    on_trial=on_trial, on_start=on_start)
+        except KeyboardInterrupt:
+            progress.stop()
+            if not started:
+                raise typer.Exit(INTERRUPTED) from None
+            run_id = started[0].run_id
+            kept = len(store.completed(run_id))
+            console(stderr=True).print(
+                f"interrupted: {kept} finished trials of {run_id} are kept in "
+                f"{store.database}; resume with "
+                f"`remit run --resume {run_id}" + (f" --db {db}`" if db else "`"),
+                markup=False)
+            raise typer.Exit(INTERRUPTED) from None
+    manifest = started[0]
+    if as_json:
+        typer.echo(json.dumps(_run_json(manifest, result), indent=2))
+        return
+    _print_run(manifest, result)
+    out.print(f"stored as {manifest.run_id}; compare its modes with "
+              f"`remit compare {manifest.run_id}`", markup=False)
+
+
+def _progress() -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), console=console(stderr=True), transient=True)
+
+
+def _run_json(manifest: RunManifest, result: RunResult) -> dict[str, object]:
+    return {
+        "run_id": manifest.run_id,
+        "manifest": manifest.model_dump(mode="json"),
+        "modes": {name: s.model_dump(mode="json") for name, s in result.summaries.items()},
+        "infra_errors": sum(1 for t in result.trials if t.infra_error),
+    }
+
+
+def _print_run(manifest: RunManifest, result: RunResult) -> None:
+    out = console()
+    out.print(mode_table(result.summaries, title=f"{manifest.agent_id} on {manifest.suite_id}: "
+                                                 f"{len(result.trials)} trials"))
+    infra = sum(1 for t in result.trials if t.infra_error)
+    if infra:
+        out.print(f"{infra} trials ended in infrastructure errors "
+                  f"({manifest.error_treatment.on_exhausted}d from the rates)", markup=False)
+    failed = [t.scored for t in result.trials if not t.scored.score.passed]
+    for scored in failed[:10]:
+        out.print(f"FAIL {scored.scenario_id} ({scored.mode}, trial {scored.trial}): "
+                  f"{'; '.join(scored.score.failures)}", markup=False)
+    if len(failed) > 10:
+        out.print(f"... and {len(failed) - 10} more failing trials", markup=False)
+
+
+@user_errors
+def runs(db: DbOption = None, as_json: JsonOption = False) -> None:
+    """List the stored runs, newest first."""
+    with Store.open(db, create=False) as store:
+        listings = store.runs()
+    if as_json:
+        typer.echo(json.dumps([r.model_dump(mode="json") for r in listings], indent=2))
+        return
+    console().print(runs_table(listings))
+
+
+@user_errors
+def show(run_id: Annotated[str, typer.Argument(help="A run id (see `remit runs`).")],
+         db: DbOption = None, as_json: JsonOption = False) -> None:
+    """Show a stored run: its manifest and per-mode results."""
+    with Store.open(db, create=False) as store:
+        manifest = store.manifest(run_id)
+        result = result_from_store(store, run_id)
+    if as_json:
+        typer.echo(json.dumps(_run_json(manifest, result), indent=2))
+        return
+    console().print(manifest_table(manifest))
+    _print_run(manifest, result)
+
+
+@user_errors
+def trail(trial_id: Annotated[str, typer.Argument(
+              help="A trial id: RUN/SCENARIO/MODE/TRIAL (see `remit show --json`).")],
+          db: DbOption = None, as_json: JsonOption = False) -> None:
+    """Show one stored trial's trail, step by step."""
+    with Store.open(db, create=False) as store:
+        record = store.trial(trial_id)
+    if as_json:
+        typer.echo(record.model_dump_json(indent=2))
+        return
+    out = console()
+    out.print(trail_table(record))
+    for failure in record.scored.score.failures:
+        out.print(f"expectation broke: {failure}", markup=False)
+
+
+@user_errors
+def compare_runs(
+    run_id: Annotated[str, typer.Argument(help="A run id.")],
+    other: Annotated[str | None, typer.Argument(
+        help="A second run id: compare the same mode across the two runs.")] = None,
+    modes: Annotated[str | None, typer.Option(
+        help="Within one run: the two modes A,B (default: its first two). Across two runs: "
+             "the mode to compare (default: the first one they share).")] = None,
+    force: Annotated[bool, typer.Option(
+        help="Compare even if suite fingerprints or scorer versions differ.")] = False,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Compare two modes of a run, or one mode across two runs, paired by scenario."""
+    with Store.open(db, create=False) as store:
+        first = store.manifest(run_id)
+        first_trials = store.trials(run_id, with_trails=False)
+        if other is None:
+            names = [m.strip() for m in modes.split(",")] if modes else \
+                [m.name for m in first.modes][:2]
+            if len(names) != 2:
+                raise ValueError(f"comparing within one run needs two modes, got "
+                                 f"{','.join(names)!r}; pass --modes A,B")
+            a = Side(label=names[0], manifest=first, mode=names[0], trials=first_trials)
+            b = Side(label=names[1], manifest=first, mode=names[1], trials=first_trials)
+        else:
+            second = store.manifest(other)
+            shared = [m.name for m in first.modes if m.name in {n.name for n in second.modes}]
+            mode = modes.strip() if modes else (shared[0] if shared else "")
+            if not mode:
+                raise ValueError(f"runs {run_id} and {other} share no mode; pass --modes")
+            a = Side(label=run_id, manifest=first, mode=mode, trials=first_trials)
+            b = Side(label=other, manifest=second, mode=mode,
+                     trials=store.trials(other, with_trails=False))
+    result = compare(a, b, force=force)
+    if as_json:
+        typer.echo(result.model_dump_json(indent=2))
+        return
+    out = console()
+    out.print(comparison_table(result))
+    for line in comparison_lines(result):
+        out.print(line, markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the run commands to ``app``."""
+    app.command("run")(user_errors(run))
+    app.command("runs")(runs)
+    app.command("show")(show)
+    app.command("trail")(trail)
+    app.command("compare")(compare_runs)

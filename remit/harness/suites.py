@@ -1,0 +1,153 @@
+"""The built-in suites: ``handwritten`` and the composed, sampled, verified ``core``.
+
+- ``handwritten``: the ten hand-written scenarios of :mod:`remit.scenarios.handwritten`.
+- ``core``: :data:`CORE_SIZE` scenarios drawn by the balanced sampler
+  (:func:`remit.scenarios.sample`, seed :data:`CORE_SEED`) from the composition space
+  (:func:`remit.scenarios.composition_space`). Each draw is composed and verified
+  (:func:`remit.harness.verify.verify_scenario`: its reference plan, replayed in every
+  built-in mode, reaches the goal, and only at its last step); a draw that fails is
+  refused and counted, and the sampler draws another.
+
+Suites are built once per process and shared (they are immutable). The same code and
+catalogue always give the same ``core``, with the same ids and fingerprint.
+
+Example:
+    >>> suite_names()
+    ('core', 'handwritten')
+    >>> len(builtin_suite("core")) == CORE_SIZE
+    True
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import time
+
+from pydantic import BaseModel, ConfigDict
+
+from remit.errors import RemitError
+from remit.harness.verify import verify_scenario
+from remit.scenarios import (
+    Combination,
+    RejectionReason,
+    Scenario,
+    Suite,
+    builtin_scenarios,
+    combinations,
+    compose,
+    composition_space,
+    rejection_counts,
+    sample,
+)
+
+__all__ = ["CORE_SEED", "CORE_SIZE", "CoreBuild", "UnknownSuiteError", "build_core",
+           "builtin_suite", "suite_names"]
+
+_LOG = logging.getLogger(__name__)
+
+CORE_SIZE = 120
+"""Scenarios in the ``core`` suite."""
+
+CORE_SEED = 0
+"""The seed of the ``core`` suite's sampler."""
+
+_NAMES = ("core", "handwritten")
+
+
+class UnknownSuiteError(RemitError, ValueError):
+    """A suite name that is not a built-in suite.
+
+    Attributes:
+        name: the name asked for.
+        valid: the built-in suite names.
+    """
+
+    def __init__(self, name: str, valid: tuple[str, ...]) -> None:
+        self.name = name
+        self.valid = valid
+        super().__init__(f"cannot load built-in suite name={name!r}: no such suite; use one "
+                         f"of: {', '.join(valid)} (or load a directory of scenario files)")
+
+
+class CoreBuild(BaseModel):
+    """How the ``core`` suite was built.
+
+    Attributes:
+        suite: the suite.
+        combinations: every combination of the groups, valid or not.
+        space_size: the valid combinations.
+        rejected: combinations rejected per reason: the validator's rules over the whole
+            space, and ``verification_failed`` for draws whose plan did not verify.
+        verification_failures: the problems of each refused draw, by scenario id.
+        bins: how many scenarios share each value of each sampling coordinate.
+        seconds: wall-clock time of the build (compose, sample, verify).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    suite: Suite
+    combinations: int
+    space_size: int
+    rejected: dict[str, int]
+    verification_failures: dict[str, tuple[str, ...]]
+    bins: dict[str, dict[str, int]]
+    seconds: float
+
+
+@functools.cache
+def build_core(n: int = CORE_SIZE, seed: int = CORE_SEED) -> CoreBuild:
+    """Compose, sample and verify the ``core`` suite (once per process per arguments).
+
+    Args:
+        n: scenarios to draw.
+        seed: the sampler's seed.
+    """
+    started = time.perf_counter()
+    composed: dict[str, Scenario] = {}
+    failures: dict[str, tuple[str, ...]] = {}
+
+    def verified(combination: Combination) -> bool:
+        scenario = compose(combination)
+        problems = verify_scenario(scenario)
+        if problems:
+            failures[scenario.id] = tuple(problems)
+            return False
+        composed[scenario.id] = scenario
+        return True
+
+    space = composition_space()
+    drawn = sample(space, n=n, seed=seed, keep=verified)
+    scenarios = tuple(sorted((composed[c.scenario_id] for c in drawn.combinations),
+                             key=lambda s: s.id))
+    rejected = {reason.value: count for reason, count in rejection_counts().items()}
+    if failures:
+        rejected[RejectionReason.VERIFICATION_FAILED.value] = len(failures)
+    build = CoreBuild(
+        suite=Suite(id="core", scenarios=scenarios), combinations=len(combinations()),
+        space_size=len(space), rejected=rejected, verification_failures=failures,
+        bins={axis: drawn.counts(axis)
+              for axis in ("product", "commercial", "lifecycle", "perturbation", "handoffs")},
+        seconds=time.perf_counter() - started)
+    _LOG.debug("built core: %d scenarios from %d valid combinations in %.2f s (%d refused)",
+               len(scenarios), len(space), build.seconds, len(failures))
+    return build
+
+
+def suite_names() -> tuple[str, ...]:
+    """The names of the built-in suites."""
+    return _NAMES
+
+
+@functools.cache
+def builtin_suite(name: str) -> Suite:
+    """The built-in suite called ``name``.
+
+    Raises:
+        UnknownSuiteError: no built-in suite has that name (the message lists them).
+    """
+    if name == "handwritten":
+        return Suite(id="handwritten", scenarios=builtin_scenarios())
+    if name == "core":
+        return build_core().suite
+    raise UnknownSuiteError(name, _NAMES)

@@ -1,0 +1,301 @@
+"""remit's pytest plugin: scenarios as tests, one test id per scenario x control mode.
+
+A thin shell over :mod:`remit.harness` (settings, outcomes, scenario files, the
+session summary) and :mod:`remit.reports` (the failure explanation, the mode table).
+The library is imported lazily inside the hooks, so a project that has remit installed
+but does not use it pays nothing at collection.
+
+Writing a scenario test::
+
+    import pytest
+
+    @pytest.mark.remit(modes=("all_tools", "dual_control"), trials=3, agent="oracle")
+    def test_supersession(remit):
+        outcome = remit.run("supersession-substitution")  # a Scenario, an id or a YAML file
+        outcome.expect_pass_hat_k(1, at_least=1.0).expect_no_wrong_variant()
+
+- ``@pytest.mark.remit(modes=..., trials=..., agent=..., seed=...)``: modes are
+  built-in names or :class:`~remit.authority.ControlMode` objects (custom modes); agent
+  is a built-in name, ``"package.module:factory"``, a factory or an agent class.
+  Marker values override the ``--remit-*`` options, which override the defaults
+  (agent ``baseline``, modes ``all_tools,dual_control``, 1 trial, seed 0).
+- A test that uses the ``remit`` fixture (or ``remit_mode``) is parametrised by mode;
+  test ids carry the mode names (``test_supersession[dual_control]``).
+- ``remit`` is a :class:`~remit.harness.outcome.ScenarioRunner`:
+  ``remit.run(scenario, agent=None, trials=None, seed=None, mode=None)`` returns a
+  :class:`~remit.harness.outcome.ScenarioOutcome` (trials aggregated: ``passes``,
+  ``pass_hat_k(k)``, ``summary`` with the rates, ``records``) with ``expect_*`` helpers.
+  A broken expectation fails the test with the shortest trail that explains its first
+  failing trial (numbered steps, ``>>`` at the first departure from the reference
+  plan, ``expectation broke: ...``), attached as a note to the ``AssertionError``.
+- Scenario files: ``scenario_*.yaml`` and ``*.scenario.yaml`` (``.yml`` too) are
+  collected; each is one Scenario (``yaml.safe_dump(scenario.model_dump(mode="json"))``)
+  and yields one item per ``--remit-modes`` mode, which runs the scenario with the
+  configured agent and trials and fails unless every trial passes. A file that does not
+  validate is a collection error naming the file, the field path and the problem.
+- Each outcome's metrics are attached to the test item as properties (``pass_hat_1``,
+  ``pass_rate``, ``wrong_variant_rate``, ...; see
+  :func:`remit.harness.collected.outcome_properties`), so ``--junitxml`` carries them.
+- At the end the terminal shows one table per session: a column per mode with pass^k,
+  the three rates with Wilson intervals and the conversation's costs. Under
+  pytest-xdist each worker's reports carry their properties to the controller, which
+  alone rebuilds and prints the table.
+"""
+
+# The library is imported inside the hooks on purpose (STYLE.md: a lazy plugin), so:
+# ruff: noqa: PLC0415
+
+from __future__ import annotations
+
+import io
+from collections.abc import Generator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr
+
+    from remit.authority import ControlMode
+    from remit.harness.aggregate import ScoredTrial
+    from remit.harness.outcome import ScenarioRunner
+    from remit.harness.settings import RunSettings
+    from remit.scenarios import Scenario
+
+__all__ = ["ScenarioFile", "ScenarioItem"]
+
+_SETTINGS = pytest.StashKey["RunSettings"]()
+_RESULTS = pytest.StashKey[list[tuple[str, "Sequence[ScoredTrial]"]]]()
+_SCENARIO = pytest.StashKey[tuple["Scenario", "ControlMode"]]()
+
+_MARKER_HELP = ("remit(modes=('all_tools', 'dual_control'), trials=1, agent='baseline', seed=0):"
+                " run the test's scenarios in each control mode (one test id per mode) with "
+                "this agent and number of trials; overrides the --remit-* options")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """The ``remit`` option group."""
+    group = parser.getgroup("remit", "remit: scenario tests of commercial agents")
+    group.addoption("--remit-agent", metavar="SPEC", default=None,
+                    help="agent for scenario tests: a built-in name (oracle, baseline, "
+                         "guessing, claiming, abandoning, overreaching) or "
+                         "package.module:factory (default: baseline)")
+    group.addoption("--remit-modes", metavar="NAMES", default=None,
+                    help="comma-separated control modes, one test id each "
+                         "(default: all_tools,dual_control)")
+    group.addoption("--remit-trials", metavar="N", type=int, default=None,
+                    help="trials per scenario and mode, the n of pass^k (default: 1)")
+    group.addoption("--remit-seed", metavar="N", type=int, default=None,
+                    help="run seed; each trial's seed derives from it (default: 0)")
+    group.addoption("--remit-db", metavar="URL", default=None,
+                    help="database for run results; accepted now, takes effect once "
+                         "remit's store lands")
+    group.addoption("--remit-report", metavar="PATH", default=None,
+                    help="report file for run results; accepted now, takes effect once "
+                         "remit's reports land")
+
+
+def _settings(config: pytest.Config) -> RunSettings:
+    """The session's settings from the ``--remit-*`` options, built on first use."""
+    if _SETTINGS not in config.stash:
+        from remit.harness.settings import RunSettings, SettingsError
+
+        try:
+            config.stash[_SETTINGS] = RunSettings.from_options(
+                agent=config.getoption("remit_agent"), modes=config.getoption("remit_modes"),
+                trials=config.getoption("remit_trials"), seed=config.getoption("remit_seed"),
+                db=config.getoption("remit_db"), report=config.getoption("remit_report"))
+        except SettingsError as exc:
+            raise pytest.UsageError(str(exc)) from None
+    return config.stash[_SETTINGS]
+
+
+def _is_worker(config: pytest.Config) -> bool:
+    """pytest-xdist gives its workers a ``workerinput``; the controller has none."""
+    return hasattr(config, "workerinput")
+
+
+class _ResultCollector:
+    """Gathers the scored trials of every test report (the controller's, under xdist)."""
+
+    def __init__(self, results: list[tuple[str, Sequence[ScoredTrial]]]) -> None:
+        self._results = results
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when != "call" or not report.user_properties:
+            return
+        from remit.harness.collected import scored_from_properties
+
+        scored = scored_from_properties(report.user_properties)
+        if scored:
+            self._results.append((report.nodeid, scored))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the marker; check the options if any is given; collect results."""
+    config.addinivalue_line("markers", _MARKER_HELP)
+    options = ("remit_agent", "remit_modes", "remit_trials", "remit_seed", "remit_db",
+               "remit_report")
+    if any(config.getoption(name) is not None for name in options):
+        _settings(config)
+    if not _is_worker(config):
+        results: list[tuple[str, Sequence[ScoredTrial]]] = []
+        config.stash[_RESULTS] = results
+        config.pluginmanager.register(_ResultCollector(results), "remit-results")
+
+
+def _node_settings(node: pytest.Item) -> RunSettings:
+    """The settings of one test: the session's, narrowed by its ``remit`` marker."""
+    marker = node.get_closest_marker("remit")
+    settings = _settings(node.config)
+    if marker is None:
+        return settings
+    from remit.harness.settings import SettingsError
+
+    try:
+        return settings.with_marker(marker.args, marker.kwargs, where=node.nodeid)
+    except SettingsError as exc:
+        problem = str(exc)
+    pytest.fail(problem, pytrace=False)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Parametrise a test that uses ``remit`` or ``remit_mode`` by control mode."""
+    if "remit_mode" not in metafunc.fixturenames:
+        return
+    modes = _node_settings(metafunc.definition).modes
+    metafunc.parametrize("remit_mode", modes, ids=[mode.name for mode in modes])
+
+
+@pytest.fixture
+def remit_mode(request: pytest.FixtureRequest) -> ControlMode:
+    """The control mode of this test id (the first configured mode when not parametrised)."""
+    return _node_settings(request.node).modes[0]
+
+
+@pytest.fixture
+def remit(request: pytest.FixtureRequest, remit_mode: ControlMode) -> ScenarioRunner:
+    """Runs scenarios in this test id's mode with the test's agent, trials and seed.
+
+    Each outcome's metrics become properties of the test item (as ``record_property``
+    does, without its warning under junit_family xunit2).
+    """
+    from remit.harness.collected import outcome_properties
+    from remit.harness.outcome import ScenarioRunner
+
+    node: pytest.Item = request.node
+    return ScenarioRunner(_node_settings(node), remit_mode,
+                          lambda outcome: node.user_properties.extend(outcome_properties(outcome)))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    """Attach the explanation of the first failing trial to a broken expectation."""
+    try:
+        return (yield)
+    except AssertionError as exc:
+        from remit.harness.outcome import ExpectationError
+
+        if isinstance(exc, ExpectationError):
+            from remit.reports.explain import explain_failure
+
+            exc.add_note(explain_failure(exc))
+        raise
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> ScenarioFile | None:
+    """Collect ``scenario_*.yaml`` and ``*.scenario.yaml`` files (``.yml`` too)."""
+    name = file_path.name
+    if "scenario" in name and name.endswith((".yaml", ".yml")):
+        # Only candidate names import remit: other projects' YAML files cost nothing.
+        from remit.scenarios import is_scenario_file
+
+        if is_scenario_file(name):
+            file: ScenarioFile = ScenarioFile.from_parent(parent, path=file_path)
+            return file
+    return None
+
+
+class ScenarioFile(pytest.File):
+    """A scenario YAML file: one item per configured control mode."""
+
+    def collect(self) -> Generator[ScenarioItem, None, None]:
+        """Load the scenario; a file that does not validate is a collection error."""
+        from remit.scenarios import ScenarioFileError, load_scenario
+
+        shown = self.path.relative_to(self.config.rootpath) \
+            if self.path.is_relative_to(self.config.rootpath) else self.path
+        try:
+            scenario = load_scenario(self.path, shown_as=shown.as_posix())
+        except ScenarioFileError as exc:
+            lines = "\n".join(f"{exc.path}: {problem}" for problem in exc.problems)
+            raise self.CollectError(
+                f"cannot load scenario file {exc.path}: {len(exc.problems)} problem(s); fix "
+                f"the file so that it validates as remit.scenarios.Scenario\n{lines}") from None
+        for mode in _settings(self.config).modes:
+            item: ScenarioItem = ScenarioItem.from_parent(self, name=f"{scenario.id}[{mode.name}]")
+            item.stash[_SCENARIO] = (scenario, mode)
+            yield item
+
+
+class ScenarioItem(pytest.Item):
+    """One scenario in one mode: passes when every trial passes."""
+
+    def runtest(self) -> None:
+        """Run the scenario with the configured agent and trials; expect every trial to pass."""
+        from remit.harness.collected import outcome_properties
+        from remit.harness.outcome import ScenarioRunner
+
+        scenario, mode = self.stash[_SCENARIO]
+        runner = ScenarioRunner(_settings(self.config), mode,
+                                lambda outcome: self.user_properties.extend(
+                                    outcome_properties(outcome)))
+        runner.run(scenario).expect_passed()
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: str | None = None) -> str | TerminalRepr:
+        """A broken expectation shows its message and explanation, without a traceback."""
+        from remit.harness.outcome import ExpectationError
+
+        if isinstance(excinfo.value, ExpectationError):
+            return "\n".join([str(excinfo.value), *getattr(excinfo.value, "__notes__", ())])
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        """Where the item comes from, for pytest's reports."""
+        scenario, mode = self.stash[_SCENARIO]
+        return self.path, None, f"scenario {scenario.id} in {mode.name}"
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter,
+                            config: pytest.Config) -> None:
+    """Print the per-mode table of the session's scenario results, once (the controller)."""
+    if _is_worker(config) or not config.stash.get(_RESULTS, None):
+        return
+    from rich.console import Console
+    from rich.measure import Measurement
+
+    from remit.harness.collected import session_summaries
+    from remit.reports import mode_table
+
+    results = config.stash[_RESULTS]
+    settings = _settings(config)
+    summaries = session_summaries(results, [m.name for m in settings.modes])
+    trials = sum(s.trials for s in summaries.values())
+    table = mode_table(summaries, title=f"remit: {trials} trial(s) from {len(results)} "
+                                        "test(s), per control mode")
+    writer = config.get_terminal_writer()
+    buffer = io.StringIO()
+    console = Console(file=buffer, highlight=False, force_terminal=writer.hasmarkup,
+                      color_system="standard" if writer.hasmarkup else None)
+    # As wide as the table needs (CI logs do not wrap), at least the terminal's width.
+    needed = Measurement.get(console, console.options.update_width(1000), table).maximum
+    console.width = max(writer.fullwidth, needed)
+    console.print(table)
+    terminalreporter.section("remit summary")
+    terminalreporter.write(buffer.getvalue())
+    for option, value in (("--remit-db", settings.db), ("--remit-report", settings.report)):
+        if value is not None:
+            terminalreporter.write_line(f"{option}={value}: accepted; it takes effect once "
+                                        "remit's store and reports land")

@@ -1,0 +1,392 @@
+"""Explaining a failed trial: the shortest trail that shows why, like a minimal example.
+
+:func:`explain` renders one trial as numbered steps, one per tool call that matters
+plus the owners' decisions on hand-offs::
+
+    supersession-substitution in dual_control, trial 0 (seed 81..., agent guessing): failed;
+    the agent left the reference plan at step 02
+       01 [t=  0m] buyer message(to=agent) "Good morning, we need 3 x DN 80 ..." -> sent
+    >> 02 [t=  1m] agent edit_lines(BV-00021 x3) -> v2
+          plan expected: ask(to=buyer)
+       ... 2 reads
+       06 [t= 19m] technical_owner reject_fit -> fit_pending -> configured; declined H-1: C5 ...
+    expectation broke: final_state: expected accepted, got configured
+
+- A step reads ``NN [t=MMMm] actor action -> outcome``, where NN is the trail's step
+  (the number scoring sentences cite, "at step 12") and the outcome is the decision
+  and its effect: a transition, a hand-off event, or the error or denial with its reason.
+- Reads that succeed are noise and collapse into ``... N reads``; persona messages
+  collapse too when the trail is long. The whole explanation stays under
+  :data:`MAX_LINES` lines, keeping the start, the divergence and the end.
+- ``>>`` marks the first of the agent's calls that departs from the reference plan.
+  The agent's calls, reads and follow-ups, withdrawals, messages and ``end`` left out,
+  are compared in order with the plan's steps by tool and key arguments (the
+  addressee of ``ask``, the owner and action of ``request_action``, the SKUs of
+  ``edit_lines``). An owner step is expected as the owner's action when the mode gives
+  it to the agent, and as ``request_action`` to the owner otherwise.
+- It ends with one ``expectation broke:`` line per broken expectation.
+
+The renderer takes plain result objects and returns text; it prints nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import JsonValue
+
+from remit.authority import Action, ControlMode, Role, mode_by_name, who_can
+from remit.harness.outcome import ExpectationError
+from remit.harness.runner import TrialRecord
+from remit.scenarios import PlanStep, Scenario
+from remit.world import (
+    DecisionEntry,
+    EndEntry,
+    ErrorEntry,
+    HandoffEntry,
+    ToolCallEntry,
+    ToolGroup,
+    TrailEntry,
+    TransitionEntry,
+    tool_spec,
+)
+
+__all__ = ["MAX_LINES", "explain", "explain_failure"]
+
+MAX_LINES = 40
+"""The longest explanation, in lines."""
+
+_UNCOMPARED = frozenset({"follow_up", "withdraw", "end", "message"})
+"""Agent tools left out of the comparison with the plan (bookkeeping, chat, the end)."""
+
+_LINE_CHARS = 150
+_TEXT_CHARS = 50
+
+_Key = tuple[str, ...]
+
+
+def _is_read(tool: str) -> bool:
+    spec = tool_spec(tool)
+    return spec is not None and spec.group is ToolGroup.READ
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+# -- steps -------------------------------------------------------------------------------
+
+
+def _call_label(call: ToolCallEntry) -> str:
+    """A tool call with its key arguments, e.g. ``request_action(to=finance, action=approve)``."""
+    args = call.arguments
+    raw_lines = args.get("lines")
+    if call.tool == Action.EDIT_LINES.value and isinstance(raw_lines, list):
+        lines = [line for line in raw_lines if isinstance(line, dict)]
+        return "edit_lines(" + ", ".join(
+            f"{line.get('sku')} x{line.get('quantity')}"
+            + (f" -{line['discount_pct']}%" if line.get("discount_pct") else "")
+            for line in lines) + ")"
+    if call.tool in ("ask", "request_action", "message"):
+        parts = [f"to={args.get('to')}"]
+        if call.tool == "request_action":
+            parts.append(f"action={args.get('action')}")
+        facts = args.get("facts")
+        if call.tool == "ask" and isinstance(facts, list):
+            parts.append("facts=" + "+".join(map(str, facts)))
+        said = f' "{_clip(str(args.get("text", "")), _TEXT_CHARS)}"' \
+            if call.tool == "message" else ""
+        return f"{call.tool}({', '.join(parts)}){said}"
+    if call.tool in ("follow_up", "withdraw"):
+        return f"{call.tool}({args.get('handoff_id')})"
+    if _is_read(call.tool):
+        first = next((v for v in args.values() if isinstance(v, str | int)), "")
+        return f"{call.tool}({first})"
+    evidence = args.get("evidence")
+    cited = f"(evidence={','.join(map(str, evidence))})" \
+        if isinstance(evidence, list) and evidence else ""
+    return f"{call.tool}{cited}"
+
+
+class _Step:
+    """One numbered step: a tool call with its effects, an owner's answer, or the end."""
+
+    def __init__(self, step: int, minute: int, actor: str,
+                 call: ToolCallEntry | None = None) -> None:
+        self.step = step
+        self.minute = minute
+        self.actor = actor
+        self.call = call
+        self.effects: list[TrailEntry] = []
+
+    @property
+    def by_agent(self) -> bool:
+        return self.actor == Role.AGENT.value
+
+    @property
+    def read(self) -> bool:
+        """A read that went through: noise."""
+        return (self.call is not None and _is_read(self.call.tool)
+                and not any(isinstance(e, ErrorEntry) for e in self.effects))
+
+    @property
+    def chat(self) -> bool:
+        """A persona's message: context, shown when there is room."""
+        return (self.call is not None and self.call.tool == "message" and not self.by_agent
+                and len(self.effects) <= 1)
+
+    @property
+    def is_end(self) -> bool:
+        return any(isinstance(e, EndEntry) for e in self.effects)
+
+    def label(self) -> str:
+        call = self.call
+        if call is None:
+            answered = next((e for e in self.effects if isinstance(e, HandoffEntry)), None)
+            if answered is not None:
+                return f"answers {answered.handoff_id} ({answered.action.value})"
+            return "ends the trial" if self.is_end else "acts"
+        return _call_label(call)
+
+    def outcome(self) -> str:
+        parts: list[str] = []
+        denied = False
+        for entry in self.effects:
+            if isinstance(entry, DecisionEntry) and not entry.allowed:
+                denied = True
+                parts.append(f"denied: {(entry.unmet or entry.reasons or ('no grant',))[0]}")
+            elif isinstance(entry, ErrorEntry) and not (denied and entry.code == "denied"):
+                parts.append(f"{entry.code}: {entry.message}")
+            elif isinstance(entry, TransitionEntry):
+                parts.append(f"v{entry.version}" if entry.from_state == entry.to_state
+                             else f"{entry.from_state} -> {entry.to_state}")
+            elif isinstance(entry, HandoffEntry):
+                verb = {"opened": "opened", "followed_up": "followed up",
+                        "completed": "completed", "declined": "declined",
+                        "withdrawn": "withdrew"}[entry.event]
+                why = f": {entry.reason}" if entry.event == "declined" and entry.reason else ""
+                parts.append(f"{verb} {entry.handoff_id}{why}")
+            elif isinstance(entry, EndEntry):
+                parts.append(f"ended ({entry.reason})")
+        if parts:
+            return "; ".join(parts)
+        return "sent" if self.call is not None and self.call.tool in (
+            "message", "ask") else "ok"
+
+    def render(self) -> str:
+        text = f"{self.step:02d} [t={self.minute:>3}m] {self.actor} {self.label()} " \
+               f"-> {self.outcome()}"
+        return text if len(text) <= _LINE_CHARS else text[:_LINE_CHARS - 3] + "..."
+
+
+def _steps(trail: Sequence[TrailEntry]) -> list[_Step]:
+    """The trail grouped into steps: each tool call gathers the entries that follow it; an
+    owner's answer to a hand-off reached without a call of its own is a step of its own."""
+    steps: list[_Step] = []
+    current: _Step | None = None
+    for entry in trail:
+        if isinstance(entry, ToolCallEntry):
+            current = _Step(entry.step, entry.minute, entry.actor.value, entry)
+            steps.append(current)
+        elif (isinstance(entry, HandoffEntry) and entry.event in ("completed", "declined")
+              and (current is None or current.actor != entry.owner.value)):
+            answer = _Step(entry.step, entry.minute, entry.owner.value)
+            answer.effects.append(entry)
+            steps.append(answer)
+        elif current is None or (isinstance(entry, EndEntry) and not (
+                current.call is not None and current.call.tool == "end")):
+            orphan = _Step(entry.step, entry.minute, "system")
+            orphan.effects.append(entry)
+            steps.append(orphan)
+        else:
+            current.effects.append(entry)
+    return steps
+
+
+# -- divergence from the plan ----------------------------------------------------------
+
+
+def _key(tool: str, arguments: dict[str, JsonValue]) -> _Key:
+    """What must match between a call and a plan step: the tool and its key arguments."""
+    if tool == "ask":
+        return (tool, str(arguments.get("to", "")))
+    if tool == "request_action":
+        return (tool, str(arguments.get("to", "")), str(arguments.get("action", "")))
+    if tool == Action.EDIT_LINES.value:
+        lines = arguments.get("lines")
+        skus = sorted(str(line.get("sku", "")) for line in lines if isinstance(line, dict)) \
+            if isinstance(lines, list) else []
+        return (tool, *skus)
+    return (tool,)
+
+
+def _describe(key: _Key) -> str:
+    tool, *rest = key
+    if tool == "ask":
+        return f"ask(to={rest[0]})"
+    if tool == "request_action":
+        return f"request_action(to={rest[0]}, action={rest[1]})"
+    if tool == Action.EDIT_LINES.value:
+        return f"edit_lines({', '.join(rest)})"
+    return tool
+
+
+def _expected(step: PlanStep, mode: ControlMode | None) -> frozenset[_Key]:
+    """The agent calls that carry out one plan step in ``mode`` (either form if unknown)."""
+    direct = _key(step.tool, step.arguments)
+    try:
+        action = Action(step.tool)
+    except ValueError:
+        return frozenset({direct})
+    if step.role is Role.AGENT:
+        return frozenset({direct})
+    requested = ("request_action", step.role.value, action.value)
+    if mode is None:
+        return frozenset({direct, requested})
+    return frozenset({direct if Role.AGENT in who_can(mode, action) else requested})
+
+
+def _compared(step: _Step) -> bool:
+    return (step.by_agent and step.call is not None and not step.read
+            and step.call.tool not in _UNCOMPARED)
+
+
+def _divergence(steps: Sequence[_Step], plan: Sequence[PlanStep],
+               mode: ControlMode | None) -> tuple[int, str] | None:
+    """Where the agent first departs from the plan: the step's index and what the plan
+    expected there, or ``None`` if the agent's calls follow the plan to its end."""
+    expected = [_expected(p, mode) for p in plan
+                if p.tool not in _UNCOMPARED and not _is_read(p.tool)]
+    position = 0
+    for index, step in enumerate(steps):
+        if not _compared(step) or step.call is None:
+            continue
+        if position >= len(expected):
+            return index, "nothing more (the plan had ended)"
+        if _key(step.call.tool, step.call.arguments) not in expected[position]:
+            return index, _described(expected[position])
+        position += 1
+    if position < len(expected):
+        ends = [i for i, s in enumerate(steps) if s.by_agent or s.is_end]
+        return (ends[-1] if ends else len(steps) - 1), _described(expected[position])
+    return None
+
+
+def _described(keys: frozenset[_Key]) -> str:
+    return " or ".join(sorted(_describe(k) for k in keys))
+
+
+def _mode_of(record: TrialRecord, mode: ControlMode | None) -> ControlMode | None:
+    if mode is not None:
+        return mode
+    try:
+        return mode_by_name(record.scored.mode)
+    except ValueError:
+        return None
+
+
+def _select(steps: Sequence[_Step], diverged: int | None, budget: int) -> list[bool]:
+    """Which steps to show: never successful reads; persona chat only when there is room;
+    then, if still too long, the start, the divergence and as much of the end as fits."""
+    keep = [not s.read for s in steps]
+    if sum(keep) > budget:
+        keep = [k and (s.by_agent or not s.chat) for k, s in zip(keep, steps,
+                                                                                strict=True)]
+    if diverged is not None:
+        keep[diverged] = True
+    shown = [i for i, k in enumerate(keep) if k]
+    if len(shown) <= budget:
+        return keep
+    window = set(shown[:3])
+    if diverged is not None:
+        at = shown.index(diverged)
+        window |= set(shown[max(0, at - 2):at + 3])
+    room = max(0, budget - len(window) - 2)
+    window |= set(shown[len(shown) - room:]) if room else set()
+    return [i in window for i in range(len(steps))]
+
+
+def _elided(steps: Sequence[_Step]) -> str:
+    reads = sum(s.read for s in steps)
+    chat = sum(s.chat and not s.read for s in steps)
+    other = len(steps) - reads - chat
+    parts = [f"{n} {word}{'' if n == 1 else 's'}"
+             for n, word in ((reads, "read"), (chat, "message"), (other, "step")) if n]
+    return f"   ... {', '.join(parts)}"
+
+
+def _body(steps: Sequence[_Step], keep: Sequence[bool],
+          found: tuple[int, str] | None) -> list[str]:
+    """The numbered steps shown, with elided runs collapsed and the plan's expectation
+    under the divergence."""
+    lines: list[str] = []
+    skipped: list[_Step] = []
+    for index, (step, shown) in enumerate(zip(steps, keep, strict=True)):
+        if not shown:
+            skipped.append(step)
+            continue
+        if skipped:
+            lines.append(_elided(skipped))
+            skipped = []
+        marked = found is not None and index == found[0]
+        lines.append(f"{'>>' if marked else '  '} {step.render()}")
+        if marked and found is not None:
+            lines.append(f"      plan expected: {found[1]}")
+    if skipped:
+        lines.append(_elided(skipped))
+    return lines
+
+
+def explain(record: TrialRecord, scenario: Scenario, *, mode: ControlMode | None = None,
+            broke: Sequence[str] | None = None, agent: str | None = None,
+            max_lines: int = MAX_LINES) -> str:
+    """The shortest trail that explains why a trial failed (see the module docstring).
+
+    Args:
+        record: the trial.
+        scenario: its scenario (the reference plan is compared with the agent's calls).
+        mode: its control mode (default: the built-in mode of that name, if any; a custom
+            mode must be given to know which owner steps the agent may do itself).
+        broke: the broken expectations to end with (default: the score's failures).
+        agent: the agent's name, for the heading.
+        max_lines: the longest explanation.
+    """
+    steps = _steps(record.trail)
+    found = _divergence(steps, scenario.plan, _mode_of(record, mode))
+    diverged = None if found is None else found[0]
+    ended = list(record.scored.score.failures if broke is None else broke)
+    if not ended:
+        ended = ["(none: the trial passed)"] if record.scored.score.passed else ["failed"]
+    who = f", agent {agent}" if agent else ""
+    where = ("the agent followed the reference plan" if found is None
+             else f"the agent left the reference plan at step {steps[found[0]].step:02d}")
+    header = (f"{scenario.id} in {record.scored.mode}, trial {record.scored.trial} "
+              f"(seed {record.seed}{who}): {'passed' if record.scored.score.passed else 'failed'}"
+              f"; {where}")
+    footer = [f"expectation broke: {line}" for line in ended[:8]]
+    if len(ended) > 8:
+        footer.append(f"expectation broke: ... and {len(ended) - 8} more")
+    room = max_lines - 1 - len(footer)
+    budget = room
+    body = _body(steps, _select(steps, diverged, budget), found)
+    while len(body) > room and budget > 5:
+        budget -= 1
+        body = _body(steps, _select(steps, diverged, budget), found)
+    return "\n".join([header, *body, *footer])
+
+
+def explain_failure(error: ExpectationError) -> str:
+    """The explanation of an expectation's first failing trial, for a pytest failure."""
+    if not error.broken:
+        return f"no failing trial to explain: {error}"
+    first = error.broken[0]
+    outcome = error.outcome
+    text = explain(first.record, outcome.scenario, mode=outcome.mode, broke=first.broke,
+                   agent=outcome.agent)
+    others = [b.record.scored.trial for b in error.broken[1:]]
+    if others:
+        which = f"trial {others[0]}" if len(others) == 1 else \
+            f"trials {', '.join(map(str, others))}"
+        text += f"\n({which} also broke it; the first failing trial is shown)"
+    return text

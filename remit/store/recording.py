@@ -1,0 +1,161 @@
+"""Runs that last: execute a run into the store as it goes, and resume one.
+
+:func:`start_run` writes the manifest first, then each trial the moment it finishes
+(one transaction per trial), so an interrupted run keeps every finished trial.
+:func:`resume_run` rebuilds the same suite, modes and agent from the manifest, refuses
+if the suite or a mode has changed since (their fingerprints would differ), and runs
+only the trials the store does not hold. Trial seeds derive from the run seed, so a
+resumed run ends with exactly the records an uninterrupted one would have.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+from pydantic import JsonValue
+
+from remit.actors import AgentFactory, load_agent_factory
+from remit.authority import ControlMode, mode_by_name
+from remit.errors import RemitError
+from remit.harness import (
+    ErrorTreatment,
+    RunManifest,
+    RunResult,
+    TrialRecord,
+    build_manifest,
+    builtin_suite,
+    drive,
+    new_run_id,
+    plan_trials,
+    result_of,
+    run_async,
+    suite_names,
+)
+from remit.scenarios import Suite, load_suite
+from remit.store.store import Store
+
+__all__ = ["ResumeError", "resolve_suite", "result_from_store", "resume_run", "start_run"]
+
+_SUITE_PATH = "suite_path"
+
+
+class ResumeError(RemitError, ValueError):
+    """A run that cannot be resumed as it was started (its suite or a mode changed)."""
+
+
+def resolve_suite(spec: str) -> Suite:
+    """A built-in suite by name (``core``, ``handwritten``) or a directory of scenario files.
+
+    Raises:
+        UnknownSuiteError: neither a built-in name nor an existing directory.
+        ScenarioFileError: the directory holds an invalid scenario file.
+    """
+    if spec in suite_names() or not Path(spec).is_dir():
+        return builtin_suite(spec)
+    return load_suite(spec)
+
+
+def _suite_metadata(spec: str) -> dict[str, JsonValue]:
+    if spec in suite_names():
+        return {}
+    return {_SUITE_PATH: str(Path(spec).resolve())}
+
+
+def start_run(store: Store, *, suite_spec: str, modes: Sequence[ControlMode],
+              agent_id: str, trials: int, seed: int, concurrency: int = 1,
+              error_treatment: ErrorTreatment | None = None,
+              agent_config: Mapping[str, JsonValue] | None = None,
+              factory: AgentFactory | None = None,
+              metadata: Mapping[str, JsonValue] | None = None,
+              on_trial: Callable[[TrialRecord], None] | None = None,
+              on_start: Callable[[RunManifest, int], None] | None = None) -> RunResult:
+    """Run ``suite_spec`` x ``modes`` x ``trials`` with ``agent_id``, recording as it goes.
+
+    Args:
+        store: where the run is recorded.
+        suite_spec: a built-in suite name or a directory of scenario files.
+        modes: the control modes.
+        agent_id: the agent spec (a built-in name or ``module:factory``); recorded.
+        trials, seed, concurrency: as for :func:`remit.harness.run_async`.
+        error_treatment: how infrastructure errors are treated (retries, exclusion).
+        agent_config: the agent's configuration, hashed into the manifest.
+        factory: the agent factory, when it is not loadable from ``agent_id`` alone.
+        metadata: extra manifest metadata.
+        on_trial: called after each trial is stored (progress).
+        on_start: called with the manifest and the number of trials to run, once the
+            run is recorded (so a caller can say how to resume it).
+    """
+    suite = resolve_suite(suite_spec)
+    treatment = error_treatment or ErrorTreatment()
+    started = datetime.now(UTC)
+    manifest = build_manifest(
+        run_id=new_run_id(started), suite=suite, modes=modes, agent_id=agent_id,
+        agent_config=dict(agent_config or {}), trials=trials, seed=seed,
+        error_treatment=treatment, started_at=started,
+        metadata={**_suite_metadata(suite_spec), **dict(metadata or {})})
+    store.create_run(manifest)
+    if on_start is not None:
+        on_start(manifest, len(suite) * len(modes) * trials)
+    return _execute(store, manifest, suite, modes, factory or load_agent_factory(agent_id),
+                    concurrency=concurrency, on_trial=on_trial)
+
+
+def resume_run(store: Store, run_id: str, *, concurrency: int = 1,
+               factory: AgentFactory | None = None,
+               on_trial: Callable[[TrialRecord], None] | None = None,
+               on_start: Callable[[RunManifest, int], None] | None = None) -> RunResult:
+    """Run the trials of ``run_id`` that the store does not hold yet.
+
+    Raises:
+        UnknownRunError: no such run.
+        ResumeError: the suite or a mode's fingerprint changed since the run started.
+    """
+    manifest = store.manifest(run_id)
+    path = manifest.metadata.get(_SUITE_PATH)
+    suite = load_suite(str(path)) if isinstance(path, str) else builtin_suite(manifest.suite_id)
+    if suite.fingerprint != manifest.suite_fingerprint:
+        raise ResumeError(
+            f"cannot resume {run_id}: suite {manifest.suite_id!r} has changed since the run "
+            f"started (fingerprint {suite.fingerprint[:12]} now, "
+            f"{manifest.suite_fingerprint[:12]} then); start a new run")
+    modes = [mode_by_name(m.name) for m in manifest.modes]
+    for mode, recorded in zip(modes, manifest.modes, strict=True):
+        if mode.fingerprint != recorded.fingerprint:
+            raise ResumeError(f"cannot resume {run_id}: mode {mode.name!r} has changed since "
+                              "the run started; start a new run")
+    done = store.completed(run_id)
+    if on_start is not None:
+        total = len(suite) * len(modes) * manifest.trials
+        on_start(manifest, total - len(done))
+    return _execute(store, manifest, suite, modes,
+                    factory or load_agent_factory(manifest.agent_id),
+                    concurrency=concurrency, on_trial=on_trial, done=done)
+
+
+def _execute(store: Store, manifest: RunManifest, suite: Suite, modes: Sequence[ControlMode],
+             factory: AgentFactory, *, concurrency: int,
+             on_trial: Callable[[TrialRecord], None] | None,
+             done: set[tuple[str, str, int]] | None = None) -> RunResult:
+    def record(trial: TrialRecord) -> None:
+        store.save_trial(manifest.run_id, trial)
+        if on_trial is not None:
+            on_trial(trial)
+
+    drive(run_async(
+        suite.scenarios, modes, factory, trials=manifest.trials, seed=manifest.seed,
+        concurrency=concurrency, retries=manifest.error_treatment.retries,
+        skip=done or set(), on_trial=record))
+    expected = len(plan_trials(suite.scenarios, modes, manifest.trials))
+    if len(store.completed(manifest.run_id)) == expected:
+        store.finish_run(manifest.run_id, datetime.now(UTC))
+    return result_from_store(store, manifest.run_id)
+
+
+def result_from_store(store: Store, run_id: str, *, with_trails: bool = False) -> RunResult:
+    """A run's stored trials and per-mode summaries, under its pinned error treatment."""
+    manifest = store.manifest(run_id)
+    records = store.trials(run_id, with_trails=with_trails)
+    exclude = manifest.error_treatment.on_exhausted == "exclude"
+    return result_of(records, [m.name for m in manifest.modes], exclude_infra_errors=exclude)

@@ -1,0 +1,79 @@
+"""A failing scenario shows the shortest trail that explains it, in the pytest failure."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+STEP = re.compile(r"^E?\s*(>>)?\s+\d{2} \[t=\s*\d+m\] (agent|buyer|technical_owner|finance) ",
+                  re.MULTILINE)
+
+
+def test_a_failing_scenario_shows_numbered_steps_the_divergence_and_the_expectation(
+        pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("""
+        import pytest
+
+        @pytest.mark.remit(modes=("dual_control",), agent="guessing", trials=2)
+        def test_guess(remit):
+            remit.run("supersession-substitution").expect_passed()
+    """)
+
+    result = pytester.runpytest()
+
+    result.assert_outcomes(failed=1)
+    output = result.stdout.str()
+    assert len(STEP.findall(output)) >= 8
+    result.stdout.fnmatch_lines([
+        "E*ExpectationError: expected every trial to pass for scenario "
+        "'supersession-substitution' in mode 'dual_control' with agent 'guessing': 2 of 2 "
+        "trial(s) broke it*",
+        "E*supersession-substitution in dual_control, trial 0 (seed *, agent guessing): failed; "
+        "the agent left the reference plan at step 02",
+        "E*>> 02 [[]t=  1m[]] agent edit_lines(BV-00021 x3) -> v2",
+        "E*plan expected: ask(to=buyer)",
+        "E*expectation broke: final_state: expected accepted, got configured",
+        "E*(trial 1 also broke it; the first failing trial is shown)",
+    ])
+    assert output.count(">> ") == 1
+    assert "def _check" not in output  # the helpers hide their frames
+
+
+def test_the_expectation_that_broke_is_the_one_named(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("""
+        import pytest
+
+        @pytest.mark.remit(modes=("all_tools",), agent="guessing")
+        def test_guess(remit):
+            remit.run("discount-exception").expect_no_wrong_variant()
+    """)
+
+    result = pytester.runpytest()
+
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([
+        "E*expected no wrong variant for scenario 'discount-exception'*",
+        "E*expectation broke: no_wrong_variant: the offered version quotes BV-00003, outside "
+        "the acceptable set",
+    ])
+
+
+def test_an_owner_step_the_agent_skips_is_the_divergence(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("""
+        import pytest
+
+        @pytest.mark.remit(modes=("dual_control",), agent="abandoning")
+        def test_abandon(remit):
+            remit.run("certificate-requirement").expect_no_abandoned_handoffs()
+    """)
+
+    result = pytester.runpytest()
+
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([
+        "E*>> 13 [[]t=278m[]] agent end -> ended (agent_end)",
+        "E*plan expected: present",
+        "E*expectation broke: abandoned_handoff: accept is required by the goal, but the agent "
+        "never requested it from its owner (buyer)*",
+    ])

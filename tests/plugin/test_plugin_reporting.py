@@ -1,0 +1,114 @@
+"""Metrics on each test item (JUnit XML), and one per-mode summary, also under pytest-xdist."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+
+TESTS = """
+    import pytest
+
+    @pytest.mark.remit(agent="oracle", trials=2)
+    def test_oracle(remit):
+        remit.run("discount-exception").expect_passed()
+
+    @pytest.mark.remit(agent="guessing")
+    def test_guessing(remit):
+        remit.run("supersession-substitution")
+
+    @pytest.mark.remit(modes=("dual_control",), agent="abandoning")
+    def test_abandoning(remit):
+        remit.run("unclear-request")
+
+    def test_plain():
+        pass
+"""
+
+
+def _table(output: str) -> list[str]:
+    """The summary's table rows (box-drawing lines), without the title and timing."""
+    return [line for line in output.splitlines() if line.startswith(("┃", "│"))]
+
+
+def test_junitxml_carries_the_metric_properties(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(TESTS)
+
+    result = pytester.runpytest("--junitxml=out.xml")
+
+    result.assert_outcomes(passed=6)
+    tree = ET.parse(pytester.path / "out.xml")
+    cases = {case.get("name"): case for case in tree.iter("testcase")}
+    properties = {name: {p.get("name"): p.get("value") for p in case.iter("property")}
+                  for name, case in cases.items()}
+    oracle = properties["test_oracle[dual_control]"]
+    assert (oracle["remit_scenario"], oracle["remit_mode"], oracle["remit_agent"]) == (
+        "discount-exception", "dual_control", "oracle")
+    assert (oracle["pass_hat_1"], oracle["pass_hat_2"], oracle["pass_rate"]) == ("1.0",) * 3
+    assert oracle["wrong_variant_rate"] == "0.0"
+    assert {"unsupported_claim_rate", "abandoned_handoff_rate", "mean_review_minutes",
+            "remit_trials"} <= set(oracle)
+    assert len(json.loads(oracle["remit_scored"])) == 2
+    assert properties["test_guessing[all_tools]"]["wrong_variant_rate"] == "1.0"
+    assert properties["test_abandoning[dual_control]"]["abandoned_handoff_rate"] == "1.0"
+    assert properties["test_plain"] == {}
+
+
+def test_the_summary_appears_once_with_a_column_per_mode(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(TESTS)
+
+    result = pytester.runpytest()
+
+    output = result.stdout.str()
+    assert output.count("remit summary") == 1
+    result.stdout.fnmatch_lines([
+        "*remit summary*",
+        "*remit: 7 trial(s) from 5 test(s), per control mode*",
+        "*metric*all_tools*dual_control*",
+        "*pass^1*0.50*0.33*",
+        "*trials*3 (2 scenarios)*4 (3 scenarios)*",
+        "*wrong variant*0.33 [[]0.06, 0.79[]]*0.00 [[]0.00, 0.49[]]*",
+        "*abandoned hand-off*0.00 [[]0.00, 0.56[]]*0.25 [[]0.05, 0.70[]]*",
+    ])
+
+
+def test_no_summary_without_scenario_results(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("def test_plain():\n    pass\n")
+
+    result = pytester.runpytest()
+
+    result.assert_outcomes(passed=1)
+    assert "remit summary" not in result.stdout.str()
+
+
+def test_db_and_report_options_are_accepted_and_said_to_wait(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(TESTS)
+
+    result = pytester.runpytest("--remit-db=sqlite:///runs.db", "--remit-report=report.json")
+
+    result.assert_outcomes(passed=6)
+    result.stdout.fnmatch_lines([
+        "--remit-db=sqlite:///runs.db: accepted; it takes effect once remit's store and "
+        "reports land",
+        "--remit-report=report.json: accepted; it takes effect once remit's store and "
+        "reports land",
+    ])
+
+
+def test_under_xdist_results_merge_and_the_summary_appears_once(
+        pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_one=TESTS, test_two=TESTS.replace("def test_", "def test_two_"))
+
+    serial = pytester.runpytest("-p", "no:cacheprovider")
+    # Without hypothesis' plugin each of the three processes starts twice as fast.
+    parallel = pytester.runpytest_subprocess("-p", "xdist", "-n", "2", "-p", "no:cacheprovider",
+                                           "-p", "no:hypothesispytest")
+
+    parallel.assert_outcomes(passed=12)
+    output = parallel.stdout.str()
+    assert "2 workers [12 items]" in output
+    assert output.count("remit summary") == 1
+    assert "remit: 14 trial(s) from 10 test(s), per control mode" in output
+    assert _table(output) == _table(serial.stdout.str())
+    assert len(_table(output)) > 8
