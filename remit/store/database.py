@@ -21,12 +21,15 @@ import logging
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import TypeVar, cast
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from sqlalchemy import Connection, Engine, Table, create_engine, event
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
+
+if TYPE_CHECKING:
+    import psycopg
 
 from remit.store.errors import (
     StoreCorruptError,
@@ -129,6 +132,26 @@ def _sqlite_engine(url: URL, busy_timeout_seconds: float) -> Engine:
     return engine
 
 
+def _postgres_engine(url: URL) -> Engine:
+    """A PostgreSQL engine whose commits do not wait for the server's disk flush.
+
+    This matches SQLite's ``synchronous = NORMAL`` in WAL mode: a committed trial
+    survives remit's process being killed (the server holds it), and only a crash of the
+    database server itself could lose the last fraction of a second of trials, which
+    ``remit run --resume`` then runs again. It halves the cost of saving a trial.
+    """
+    engine = create_engine(url, connect_args={"connect_timeout": _PG_CONNECT_TIMEOUT_SECONDS})
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: psycopg.Connection[tuple[object, ...]],
+                    _record: ConnectionPoolEntry) -> None:
+        with dbapi_connection.cursor() as cursor:
+            cursor.execute("SET synchronous_commit TO off")
+        dbapi_connection.commit()
+
+    return engine
+
+
 class Database:
     """An engine with remit's settings, and transactions that report errors as StoreErrors.
 
@@ -148,8 +171,7 @@ class Database:
             _check_sqlite_file(url, self.name)
             self.engine = _sqlite_engine(url, busy_timeout_seconds)
         else:
-            self.engine = create_engine(
-                url, connect_args={"connect_timeout": _PG_CONNECT_TIMEOUT_SECONDS})
+            self.engine = _postgres_engine(url)
 
     def read(self, work: Callable[[Connection], T]) -> T:
         """Run ``work`` in one read transaction.
