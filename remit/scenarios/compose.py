@@ -305,5 +305,10 @@ def compose(combination: Combination, catalogue_seed: int = 0) -> Scenario:
         certificate_required=draft.certificate_required, discount_pct=draft.discount_pct,
         justification=draft.justification, terms=terms, variance=parts.variance,
         personas=parts.personas, expect=parts.expect, plan=parts.plan,
-        max_steps=2 * (len(parts.plan) + 3 * handoffs) + 10)
+        max_steps=2 * (len(parts.plan) + 3 * handoffs) + 10,
+        tags={"product": group_slug(combination.product),
+              "commercial": group_slug(combination.commercial),
+              "lifecycle": group_slug(combination.lifecycle),
+              "perturbation": combination.perturbation.slug,
+              "handoffs": str(handoffs)})
 

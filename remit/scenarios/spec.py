@@ -188,6 +188,9 @@ class Scenario(BaseModel):
         expect: the required end state.
         plan: the reference plan (dual-control owners on each step).
         max_steps: the step budget of the agent.
+        tags: labels for reports, by facet (a composed scenario carries its subtask
+            groups: ``product``, ``commercial``, ``lifecycle``, ``perturbation``, and
+            ``handoffs``, the owner actions its plan needs).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -207,6 +210,7 @@ class Scenario(BaseModel):
     expect: Expectations
     plan: tuple[PlanStep, ...]
     max_steps: int = Field(default=60, gt=0)
+    tags: dict[str, str] = {}
 
     def persona(self, role: Role) -> PersonaConfig:
         """The configuration of ``role``'s persona (defaults if not given)."""
