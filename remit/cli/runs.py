@@ -134,9 +134,10 @@ def _print_run(manifest: RunManifest, result: RunResult) -> None:
     out.print(mode_table(result.summaries, title=f"{manifest.agent_id} on {manifest.suite_id}: "
                                                  f"{len(result.trials)} trials"))
     infra = sum(1 for t in result.trials if t.infra_error)
-    if infra:
-        out.print(f"{infra} trials ended in infrastructure errors "
-                  f"({manifest.error_treatment.on_exhausted}d from the rates)", markup=False)
+    treatment = manifest.error_treatment
+    handled = "excluded from" if treatment.on_exhausted == "exclude" else "counted as failures in"
+    out.print(f"infrastructure errors: {infra} trials after {treatment.retries} retries, "
+              f"{handled} the rates", markup=False)
     failed = [t.scored for t in result.trials if not t.scored.score.passed]
     for scored in failed[:10]:
         out.print(f"FAIL {scored.scenario_id} ({scored.mode}, trial {scored.trial}): "

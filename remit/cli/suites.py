@@ -11,7 +11,7 @@ from rich.table import Table
 
 from remit.cli.app import console, user_errors
 from remit.harness import suite_names
-from remit.scenarios import dump_scenario, export_suite, scenario_schema
+from remit.scenarios import dump_scenario, export_suite, scenario_schema, space_size
 from remit.store import resolve_suite
 
 __all__ = ["suite_app"]
@@ -42,6 +42,10 @@ def list_suite(suite: SuiteOption = "core",
         table.add_row(scenario.id, scenario.title, scenario.expect.final_state.value,
                       str(len(scenario.plan)))
     console().print(table)
+    if chosen.id == "core":
+        console().print(f"core is sampled from a composition space of {space_size()} valid "
+                        "combinations (`python -m remit.scenarios` lists the rejections)",
+                        markup=False)
     console().print(f"built-in suites: {', '.join(suite_names())}", markup=False)
 
 
