@@ -48,7 +48,7 @@ Writing a scenario test::
 from __future__ import annotations
 
 import io
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -59,7 +59,7 @@ if TYPE_CHECKING:
 
     from remit.authority import ControlMode
     from remit.harness.aggregate import ScoredTrial
-    from remit.harness.outcome import ScenarioRunner
+    from remit.harness.outcome import ScenarioOutcome, ScenarioRunner
     from remit.harness.settings import RunSettings
     from remit.scenarios import Scenario
 
@@ -68,6 +68,9 @@ __all__ = ["ScenarioFile", "ScenarioItem"]
 _SETTINGS = pytest.StashKey["RunSettings"]()
 _RESULTS = pytest.StashKey[list[tuple[str, "Sequence[ScoredTrial]"]]]()
 _SCENARIO = pytest.StashKey[tuple["Scenario", "ControlMode"]]()
+_SPOOL = pytest.StashKey[str]()
+_RECORDED = pytest.StashKey[list[str]]()
+_SPOOL_INPUT = "remit_spool"
 
 _MARKER_HELP = ("remit(modes=('all_tools', 'dual_control'), trials=1, agent='baseline', seed=0):"
                 " run the test's scenarios in each control mode (one test id per mode) with "
@@ -89,11 +92,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--remit-seed", metavar="N", type=int, default=None,
                     help="run seed; each trial's seed derives from it (default: 0)")
     group.addoption("--remit-db", metavar="URL", default=None,
-                    help="database for run results; accepted now, takes effect once "
-                         "remit's store lands")
+                    help="store the session's trials as one run in this database (a SQLite "
+                         "path or postgresql://...); see it with `remit show`")
     group.addoption("--remit-report", metavar="PATH", default=None,
-                    help="report file for run results; accepted now, takes effect once "
-                         "remit's reports land")
+                    help="write a report of the session's trials; the format follows the "
+                         "suffix: .html, .md, .json or .xml (JUnit)")
 
 
 def _settings(config: pytest.Config) -> RunSettings:
@@ -143,6 +146,78 @@ def pytest_configure(config: pytest.Config) -> None:
         results: list[tuple[str, Sequence[ScoredTrial]]] = []
         config.stash[_RESULTS] = results
         config.pluginmanager.register(_ResultCollector(results), "remit-results")
+        if config.getoption("remit_db") is not None or config.getoption("remit_report"):
+            import tempfile
+
+            config.stash[_SPOOL] = tempfile.mkdtemp(prefix="remit-session-")
+    else:
+        spool = config.workerinput.get(_SPOOL_INPUT)  # type: ignore[attr-defined]
+        if spool:
+            config.stash[_SPOOL] = spool
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: object) -> None:
+    """Under pytest-xdist: tell each worker where to spool its outcomes."""
+    config: pytest.Config = node.config  # type: ignore[attr-defined]
+    if _SPOOL in config.stash:
+        node.workerinput[_SPOOL_INPUT] = config.stash[_SPOOL]  # type: ignore[attr-defined]
+
+
+def _sink(config: pytest.Config, item: pytest.Item) -> Callable[[ScenarioOutcome], None]:
+    """What happens to each outcome: properties on the item, and the spool if any."""
+    from remit.harness.collected import outcome_properties
+    from remit.harness.spool import spool_outcome
+
+    spool = config.stash.get(_SPOOL, None)
+
+    def sink(outcome: ScenarioOutcome) -> None:
+        item.user_properties.extend(outcome_properties(outcome))
+        if spool is not None:
+            spool_outcome(spool, outcome)
+
+    return sink
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Record the session as one run (``--remit-db``) and write its report
+    (``--remit-report``), once, on the controller."""
+    config = session.config
+    spool = config.stash.get(_SPOOL, None)
+    if _is_worker(config) or spool is None:
+        return
+    import shutil
+    from datetime import UTC, datetime
+
+    from remit.harness.spool import read_spool
+    from remit.store import Store, session_run
+
+    outcomes = read_spool(spool)
+    shutil.rmtree(spool, ignore_errors=True)
+    lines: list[str] = []
+    config.stash[_RECORDED] = lines
+    if not outcomes:
+        lines.append("remit: no scenario ran; nothing stored or reported")
+        return
+    settings = _settings(config)
+    started = datetime.now(UTC)
+    if settings.db is not None:
+        with Store.open(settings.db) as store:
+            run = session_run(outcomes, agent_id=settings.agent_label, seed=settings.seed,
+                              started_at=started, store=store)
+        lines.append(f"remit: stored {len(run.records)} trials as run {run.manifest.run_id} "
+                     f"in {settings.db}; see it with `remit show {run.manifest.run_id}`")
+    else:
+        run = session_run(outcomes, agent_id=settings.agent_label, seed=settings.seed,
+                          started_at=started)
+    if run.duplicates:
+        lines.append(f"remit: {run.duplicates} trials ran in several tests; the run keeps "
+                     "the first of each")
+    if settings.report is not None:
+        from remit.reports import write_report
+
+        written = write_report(run.manifest, run.records, run.suite, Path(settings.report))
+        lines.append(f"remit: report written to {written}")
 
 
 def _node_settings(node: pytest.Item) -> RunSettings:
@@ -181,12 +256,10 @@ def remit(request: pytest.FixtureRequest, remit_mode: ControlMode) -> ScenarioRu
     Each outcome's metrics become properties of the test item (as ``record_property``
     does, without its warning under junit_family xunit2).
     """
-    from remit.harness.collected import outcome_properties
     from remit.harness.outcome import ScenarioRunner
 
     node: pytest.Item = request.node
-    return ScenarioRunner(_node_settings(node), remit_mode,
-                          lambda outcome: node.user_properties.extend(outcome_properties(outcome)))
+    return ScenarioRunner(_node_settings(node), remit_mode, _sink(node.config, node))
 
 
 @pytest.hookimpl(wrapper=True)
@@ -244,13 +317,10 @@ class ScenarioItem(pytest.Item):
 
     def runtest(self) -> None:
         """Run the scenario with the configured agent and trials; expect every trial to pass."""
-        from remit.harness.collected import outcome_properties
         from remit.harness.outcome import ScenarioRunner
 
         scenario, mode = self.stash[_SCENARIO]
-        runner = ScenarioRunner(_settings(self.config), mode,
-                                lambda outcome: self.user_properties.extend(
-                                    outcome_properties(outcome)))
+        runner = ScenarioRunner(_settings(self.config), mode, _sink(self.config, self))
         runner.run(scenario).expect_passed()
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
@@ -295,7 +365,5 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter,
     console.print(table)
     terminalreporter.section("remit summary")
     terminalreporter.write(buffer.getvalue())
-    for option, value in (("--remit-db", settings.db), ("--remit-report", settings.report)):
-        if value is not None:
-            terminalreporter.write_line(f"{option}={value}: accepted; it takes effect once "
-                                        "remit's store and reports land")
+    for line in config.stash.get(_RECORDED, []):
+        terminalreporter.write_line(line)

@@ -19,6 +19,7 @@ PACKAGES = [
     "remit.harness",
     "remit.reports",
     "remit.store",
+    "remit.mcp",
 ]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from remit.cli.app import app
 from remit.cli.domain import authority_app, catalogue_app
+from remit.cli.mcp import mcp_app
 from remit.cli.runs import register as _register_runs
 from remit.cli.suites import suite_app
 
@@ -17,6 +18,7 @@ __all__ = ["app", "main"]
 app.add_typer(authority_app, name="authority")
 app.add_typer(catalogue_app, name="catalogue")
 app.add_typer(suite_app, name="suite")
+app.add_typer(mcp_app, name="mcp")
 _register_runs(app)
 
 

@@ -21,7 +21,8 @@ from remit.reports import (
     runs_table,
     trail_table,
 )
-from remit.store import Store, result_from_store, resume_run, start_run
+from remit.reports.writing import format_for, write_report
+from remit.store import Store, result_from_store, resume_run, start_run, suite_of
 
 __all__ = ["register"]
 
@@ -68,9 +69,13 @@ def run(
     on_infra_error: Annotated[Literal["exclude", "failure"], typer.Option(
         help="When retries run out: exclude the trial or count it as a failure.")]
     = "exclude",
+    report: Annotated[Path | None, typer.Option(
+        help="Also write a report: .html, .md, .json or .xml (JUnit), by suffix.")] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Run a suite with an agent in each control mode, store it, and compare the modes."""
+    if report is not None:
+        format_for(report)  # refuse an unknown format before running anything
     _importable_from_here()
     out = console()
     started: list[RunManifest] = []
@@ -106,7 +111,11 @@ def run(
                 f"`remit run --resume {run_id}" + (f" --db {db}`" if db else "`"),
                 markup=False)
             raise typer.Exit(INTERRUPTED) from None
-    manifest = started[0]
+        manifest = started[0]
+        if report is not None:
+            written = write_report(manifest, store.trials(manifest.run_id), suite_of(manifest),
+                                   report)
+            console(stderr=True).print(f"report written to {written}", markup=False)
     if as_json:
         typer.echo(json.dumps(_run_json(manifest, result), indent=2))
         return
@@ -144,6 +153,25 @@ def _print_run(manifest: RunManifest, result: RunResult) -> None:
                   f"{'; '.join(scored.score.failures)}", markup=False)
     if len(failed) > 10:
         out.print(f"... and {len(failed) - 10} more failing trials", markup=False)
+
+
+@user_errors
+def report(run_id: Annotated[str, typer.Argument(help="A run id (see `remit runs`).")],
+           output: Annotated[Path, typer.Option(
+               "-o", "--output", help="File to write (.html, .md, .json or .xml).")],
+           fmt: Annotated[str | None, typer.Option(
+               "--format", help="html, md, json or junit (default: from the suffix).")]
+           = None,
+           db: DbOption = None) -> None:
+    """Write a stored run's report: approval trails, run summary, mode comparison."""
+    chosen = format_for(output, fmt)
+    with Store.open(db, create=False) as store:
+        manifest = store.manifest(run_id)
+        written = write_report(manifest, store.trials(run_id), suite_of(manifest), output,
+                               chosen)
+    size = written.stat().st_size
+    console().print(f"wrote the {chosen} report of {run_id} to {written} ({size:,} bytes)",
+                    markup=False)
 
 
 @user_errors
@@ -234,6 +262,7 @@ def compare_runs(
 def register(app: typer.Typer) -> None:
     """Add the run commands to ``app``."""
     app.command("run")(user_errors(run))
+    app.command("report")(report)
     app.command("runs")(runs)
     app.command("show")(show)
     app.command("trail")(trail)

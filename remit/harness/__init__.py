@@ -28,6 +28,7 @@ from remit.harness.compare import (
 from remit.harness.manifest import SCORER_VERSION, ErrorTreatment, ModeManifest, RunManifest
 from remit.harness.orchestrator import (
     AGENT_STEP_MINUTES,
+    TrialLoop,
     briefing_for,
     run_trial,
     run_trial_async,
@@ -55,6 +56,7 @@ from remit.harness.runner import (
 )
 from remit.harness.scoring import TrialScore, score_trial
 from remit.harness.settings import RunSettings, SettingsError
+from remit.harness.spool import read_spool, spool_outcome
 from remit.harness.stats import Interval, pass_hat_k, pass_hat_k_curve, wilson
 from remit.harness.suites import (
     CORE_SEED,
@@ -98,6 +100,7 @@ __all__ = [
     "Side",
     "SideReport",
     "TrialKey",
+    "TrialLoop",
     "TrialRecord",
     "TrialScore",
     "UnknownSuiteError",
@@ -119,6 +122,7 @@ __all__ = [
     "pass_hat_k_curve",
     "plan_problems",
     "plan_trials",
+    "read_spool",
     "replay_plan",
     "result_of",
     "run",
@@ -128,6 +132,7 @@ __all__ = [
     "run_trial",
     "run_trial_async",
     "score_trial",
+    "spool_outcome",
     "suite_names",
     "summarise",
     "trial_seed",

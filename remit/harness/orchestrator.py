@@ -33,7 +33,7 @@ from remit.world import (
     tool_specs,
 )
 
-__all__ = ["AGENT_STEP_MINUTES", "briefing_for", "run_trial", "run_trial_async",
+__all__ = ["AGENT_STEP_MINUTES", "TrialLoop", "briefing_for", "run_trial", "run_trial_async",
            "trial_seed", "world_for"]
 
 _LOG = logging.getLogger(__name__)
@@ -80,8 +80,34 @@ def briefing_for(scenario: Scenario, mode: ControlMode) -> Briefing:
     )
 
 
-class _Loop:
-    """State of one trial's turn loop, shared by the sync and async drivers."""
+class TrialLoop:
+    """One trial's turn loop, driven one agent tool call at a time.
+
+    The sync and async drivers (:func:`run_trial`, :func:`run_trial_async`) pull tool
+    calls from an agent; a push driver (the MCP server) feeds the calls an external
+    client makes. Both go through :meth:`apply`, so a trial is the same whoever drives it.
+
+    Building the loop builds the world and the personas; the buyer opens at once, so
+    the first :meth:`observation` carries the buyer's opening message.
+
+    Args:
+        scenario: the scenario.
+        mode: the control mode.
+        seed: the trial's seed (personas choose among equivalent phrasings with it).
+
+    Attributes:
+        scenario: as given.
+        world: the trial's world (its trail is the record of the trial).
+        personas: the parties other than the agent, by role.
+        agent_steps: tool calls the agent has made.
+
+    Example:
+        >>> loop = TrialLoop(scenario, mode, seed=0)                  # doctest: +SKIP
+        >>> opening = loop.observation().messages                     # doctest: +SKIP
+        >>> loop.apply(ToolCall(tool="end", arguments={"summary": ""}))  # doctest: +SKIP
+        >>> loop.done()                                               # doctest: +SKIP
+        True
+    """
 
     def __init__(self, scenario: Scenario, mode: ControlMode, seed: int) -> None:
         self.scenario = scenario
@@ -92,6 +118,7 @@ class _Loop:
         self.personas[Role.BUYER].opening(self.world)
 
     def observation(self, result: ToolResult | None = None) -> Observation:
+        """What the agent sees now: ``result`` and the messages it has not seen yet."""
         inbox = self.world.inboxes[Role.AGENT]
         new = tuple(inbox[self.seen:])
         self.seen = len(inbox)
@@ -99,13 +126,22 @@ class _Loop:
                            messages=new)
 
     def agent_failed(self, exc: BaseException) -> None:
+        """End the trial as ``agent_error`` because the agent raised ``exc``."""
+        self.end_with_agent_error(f"agent raised {type(exc).__name__}: {exc}")
+
+    def end_with_agent_error(self, message: str) -> None:
+        """Record an ``agent_error`` entry saying ``message`` and end the trial with it."""
         world = self.world
-        message = f"agent raised {type(exc).__name__}: {exc}"
         world.record(ErrorEntry(step=world.step, minute=world.minute, actor=Role.AGENT,
                                 tool="", code="agent_error", message=message))
         world.end("agent_error", message)
 
     def apply(self, call: object) -> Observation:
+        """Play one agent step: ``call`` through the gate, then the addressees' replies,
+        the clock, and the end conditions; return what the agent sees next.
+
+        Anything but a :class:`~remit.world.ToolCall` ends the trial as ``agent_error``.
+        """
         world = self.world
         if not isinstance(call, ToolCall):
             self.agent_failed(TypeError(f"act() returned {type(call).__name__}, not ToolCall"))
@@ -148,6 +184,7 @@ class _Loop:
             world.end("max_steps", f"step budget of {self.scenario.max_steps} spent")
 
     def done(self) -> bool:
+        """Whether the trial has ended."""
         return self.world.ended is not None
 
 
@@ -157,7 +194,7 @@ def run_trial(scenario: Scenario, mode: ControlMode, agent: Agent, *, seed: int 
     The agent's exceptions end the trial with reason ``agent_error``; they never escape,
     except :class:`~remit.errors.InfrastructureError`, which the runner retries.
     """
-    loop = _Loop(scenario, mode, seed)
+    loop = TrialLoop(scenario, mode, seed)
     try:
         agent.start(briefing_for(scenario, mode))
     except InfrastructureError:
@@ -180,7 +217,7 @@ def run_trial(scenario: Scenario, mode: ControlMode, agent: Agent, *, seed: int 
 async def run_trial_async(scenario: Scenario, mode: ControlMode, agent: Agent | AsyncAgent,
                           *, seed: int = 0) -> World:
     """Run one trial with a synchronous or asynchronous agent."""
-    loop = _Loop(scenario, mode, seed)
+    loop = TrialLoop(scenario, mode, seed)
     try:
         started = agent.start(briefing_for(scenario, mode))
         if inspect.isawaitable(started):

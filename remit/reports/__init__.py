@@ -1,7 +1,13 @@
-"""Reports: run summaries and mode comparisons for people (terminal today)."""
+"""Reports people read: approval trails, run summaries and mode comparisons.
+
+Terminal views (rich), Markdown, versioned JSON (with a JSON Schema), JUnit, and one
+self-contained HTML page; :func:`write_report` picks the format from the file suffix.
+"""
 
 from __future__ import annotations
 
+from remit.reports.approval import approval_trail
+from remit.reports.build import build_report
 from remit.reports.console import (
     comparison_lines,
     comparison_table,
@@ -11,17 +17,69 @@ from remit.reports.console import (
     runs_table,
     trail_table,
 )
-from remit.reports.explain import MAX_LINES, explain, explain_failure
+from remit.reports.explain import (
+    MAX_LINES,
+    divergence,
+    explain,
+    explain_failure,
+    first_divergence,
+)
+from remit.reports.html import DEFAULT_MAX_TRIAL_SECTIONS, render_html
+from remit.reports.jsonreport import (
+    REPORT_SCHEMA_VERSION,
+    parse_report,
+    render_json,
+    report_schema,
+    report_schema_json,
+)
+from remit.reports.junit import render_junit
+from remit.reports.markdown import render_markdown
+from remit.reports.model import (
+    REPORT_VERSION,
+    ApprovalTrail,
+    DecisionRow,
+    ModeComparison,
+    ModeReport,
+    RunReport,
+    TrailPolicy,
+    TrialRow,
+)
+from remit.reports.writing import REPORT_FORMATS, ReportFormat, format_for, write_report
 
 __all__ = [
+    "DEFAULT_MAX_TRIAL_SECTIONS",
     "MAX_LINES",
+    "REPORT_FORMATS",
+    "REPORT_SCHEMA_VERSION",
+    "REPORT_VERSION",
+    "ApprovalTrail",
+    "DecisionRow",
+    "ModeComparison",
+    "ModeReport",
+    "ReportFormat",
+    "RunReport",
+    "TrailPolicy",
+    "TrialRow",
+    "approval_trail",
+    "build_report",
     "comparison_lines",
     "comparison_table",
     "describe_entry",
+    "divergence",
     "explain",
     "explain_failure",
+    "first_divergence",
+    "format_for",
     "manifest_table",
     "mode_table",
+    "parse_report",
+    "render_html",
+    "render_json",
+    "render_junit",
+    "render_markdown",
+    "report_schema",
+    "report_schema_json",
     "runs_table",
     "trail_table",
+    "write_report",
 ]

@@ -38,6 +38,7 @@ from pydantic import JsonValue
 from remit.authority import Action, ControlMode, Role, mode_by_name, who_can
 from remit.harness.outcome import ExpectationError
 from remit.harness.runner import TrialRecord
+from remit.reports.model import Divergence
 from remit.scenarios import PlanStep, Scenario
 from remit.world import (
     DecisionEntry,
@@ -51,7 +52,7 @@ from remit.world import (
     tool_spec,
 )
 
-__all__ = ["MAX_LINES", "explain", "explain_failure"]
+__all__ = ["MAX_LINES", "divergence", "explain", "explain_failure", "first_divergence"]
 
 MAX_LINES = 40
 """The longest explanation, in lines."""
@@ -284,6 +285,35 @@ def _mode_of(record: TrialRecord, mode: ControlMode | None) -> ControlMode | Non
         return mode_by_name(record.scored.mode)
     except ValueError:
         return None
+
+
+def divergence(record: TrialRecord, scenario: Scenario, *,
+               mode: ControlMode | None = None) -> Divergence | None:
+    """Where the agent first departs from ``scenario``'s reference plan, and what the plan
+    expected there (the step :func:`explain` marks ``>>``).
+
+    Args:
+        record: the trial.
+        scenario: its scenario.
+        mode: its control mode (default: the built-in mode of the record's mode name).
+
+    Returns:
+        The divergence, or ``None`` when the agent's calls follow the plan to its end.
+    """
+    steps = _steps(record.trail)
+    found = _divergence(steps, scenario.plan, _mode_of(record, mode))
+    if found is None:
+        return None
+    step = steps[found[0]]
+    return Divergence(step=step.step, minute=step.minute, expected=found[1])
+
+
+def first_divergence(record: TrialRecord, scenario: Scenario,
+                     mode: ControlMode | None = None) -> int | None:
+    """The trail step at which the agent first departs from the reference plan, or
+    ``None`` when it follows the plan (see :func:`divergence`)."""
+    found = divergence(record, scenario, mode=mode)
+    return None if found is None else found.step
 
 
 def _select(steps: Sequence[_Step], diverged: int | None, budget: int) -> list[bool]:

@@ -23,10 +23,13 @@ from remit.store.errors import (
 )
 from remit.store.recording import (
     ResumeError,
+    SessionRun,
     resolve_suite,
     result_from_store,
     resume_run,
+    session_run,
     start_run,
+    suite_of,
 )
 from remit.store.rows import trial_id_for
 from remit.store.store import RunListing, Store
@@ -42,6 +45,7 @@ __all__ = [
     "ResumeError",
     "RunListing",
     "SchemaVersionError",
+    "SessionRun",
     "Store",
     "StoreCorruptError",
     "StoreError",
@@ -55,6 +59,8 @@ __all__ = [
     "resolve_url",
     "result_from_store",
     "resume_run",
+    "session_run",
     "start_run",
+    "suite_of",
     "trial_id_for",
 ]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import NamedTuple
 
 from pydantic import JsonValue
 
@@ -33,10 +34,12 @@ from remit.harness import (
     run_async,
     suite_names,
 )
-from remit.scenarios import Suite, load_suite
+from remit.harness.outcome import ScenarioOutcome
+from remit.scenarios import Scenario, Suite, load_suite
 from remit.store.store import Store
 
-__all__ = ["ResumeError", "resolve_suite", "result_from_store", "resume_run", "start_run"]
+__all__ = ["ResumeError", "SessionRun", "resolve_suite", "result_from_store", "resume_run",
+           "session_run", "start_run", "suite_of"]
 
 _SUITE_PATH = "suite_path"
 
@@ -102,6 +105,23 @@ def start_run(store: Store, *, suite_spec: str, modes: Sequence[ControlMode],
                     concurrency=concurrency, on_trial=on_trial)
 
 
+def suite_of(manifest: RunManifest) -> Suite | None:
+    """The suite a run ran, rebuilt from its manifest, or ``None`` when it cannot be
+    (a pytest session's ad-hoc suite, a moved directory, or a suite that has changed
+    since: its fingerprint must match the manifest's)."""
+    path = manifest.metadata.get(_SUITE_PATH)
+    try:
+        if isinstance(path, str):
+            suite = load_suite(path)
+        elif manifest.suite_id in suite_names():
+            suite = builtin_suite(manifest.suite_id)
+        else:
+            return None
+    except RemitError:
+        return None
+    return suite if suite.fingerprint == manifest.suite_fingerprint else None
+
+
 def resume_run(store: Store, run_id: str, *, concurrency: int = 1,
                factory: AgentFactory | None = None,
                on_trial: Callable[[TrialRecord], None] | None = None,
@@ -151,6 +171,58 @@ def _execute(store: Store, manifest: RunManifest, suite: Suite, modes: Sequence[
     if len(store.completed(manifest.run_id)) == expected:
         store.finish_run(manifest.run_id, datetime.now(UTC))
     return result_from_store(store, manifest.run_id)
+
+
+class SessionRun(NamedTuple):
+    """A pytest session's outcomes gathered into one run.
+
+    Attributes:
+        manifest: the run's manifest (suite ``pytest``: the scenarios the session ran).
+        suite: those scenarios, in order of first appearance.
+        records: one record per (scenario, mode, trial), first occurrence kept.
+        duplicates: records dropped because another test already ran that trial.
+    """
+
+    manifest: RunManifest
+    suite: Suite
+    records: list[TrialRecord]
+    duplicates: int
+
+
+def session_run(outcomes: Sequence[ScenarioOutcome], *, agent_id: str, seed: int,
+                started_at: datetime, store: Store | None = None) -> SessionRun:
+    """Gather a pytest session's outcomes into one run, stored in ``store`` if given.
+
+    The same scenario run in the same mode by several tests keeps its first outcome's
+    trials (a run holds each trial once); the rest are counted as duplicates.
+    """
+    scenarios: dict[str, Scenario] = {}
+    modes: dict[str, ControlMode] = {}
+    records: dict[tuple[str, str, int], TrialRecord] = {}
+    duplicates = 0
+    for outcome in outcomes:
+        scenarios.setdefault(outcome.scenario.id, outcome.scenario)
+        modes.setdefault(outcome.mode.name, outcome.mode)
+        for record in outcome.records:
+            key = (record.scored.scenario_id, record.scored.mode, record.scored.trial)
+            if key in records:
+                duplicates += 1
+            else:
+                records[key] = record
+    suite = Suite(id="pytest", scenarios=tuple(scenarios.values()))
+    trials = max((r.scored.trial + 1 for r in records.values()), default=1)
+    manifest = build_manifest(run_id=new_run_id(started_at), suite=suite,
+                              modes=list(modes.values()), agent_id=agent_id, agent_config={},
+                              trials=trials, seed=seed, started_at=started_at,
+                              metadata={"source": "pytest"})
+    ordered = sorted(records.values(), key=lambda r: (r.scored.scenario_id, r.scored.mode,
+                                                      r.scored.trial))
+    if store is not None:
+        store.create_run(manifest)
+        for record in ordered:
+            store.save_trial(manifest.run_id, record)
+        store.finish_run(manifest.run_id, datetime.now(UTC))
+    return SessionRun(manifest, suite, ordered, duplicates)
 
 
 def result_from_store(store: Store, run_id: str, *, with_trails: bool = False) -> RunResult:

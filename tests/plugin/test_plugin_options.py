@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 
-def test_help_lists_the_remit_group_and_says_db_and_report_take_effect_later(
+def test_help_lists_the_remit_group_with_the_store_and_report_options(
         pytester: pytest.Pytester) -> None:
     result = pytester.runpytest("--help")
 
@@ -19,10 +19,9 @@ def test_help_lists_the_remit_group_and_says_db_and_report_take_effect_later(
         "*--remit-report=PATH*",
     ])
     text = " ".join(result.stdout.str().split())
-    assert ("--remit-db=URL database for run results; accepted now, takes effect once "
-            "remit's store lands") in text
-    assert ("--remit-report=PATH report file for run results; accepted now, takes effect "
-            "once remit's reports land") in text
+    assert ("--remit-db=URL store the session's trials as one run in this database") in text
+    assert ("--remit-report=PATH write a report of the session's trials; the format follows "
+            "the suffix: .html, .md, .json or .xml (JUnit)") in text
 
 
 PROBE = """

@@ -7,6 +7,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from remit.reports import parse_report
+from remit.store import Store
+
 TESTS = """
     import pytest
 
@@ -82,18 +85,31 @@ def test_no_summary_without_scenario_results(pytester: pytest.Pytester) -> None:
     assert "remit summary" not in result.stdout.str()
 
 
-def test_db_and_report_options_are_accepted_and_said_to_wait(pytester: pytest.Pytester) -> None:
+@pytest.mark.parametrize("workers", [None, "2"])
+def test_the_session_is_stored_as_one_run_and_reported(pytester: pytest.Pytester,
+                                                       workers: str | None) -> None:
     pytester.makepyfile(TESTS)
-
-    result = pytester.runpytest("--remit-db=sqlite:///runs.db", "--remit-report=report.json")
+    db, report = pytester.path / "runs.db", pytester.path / "report.json"
+    args = [f"--remit-db={db}", f"--remit-report={report}", "-p", "no:cacheprovider"]
+    if workers is None:
+        result = pytester.runpytest(*args)
+    else:
+        result = pytester.runpytest_subprocess(*args, "-p", "xdist", "-n", workers,
+                                               "-p", "no:hypothesispytest")
 
     result.assert_outcomes(passed=6)
-    result.stdout.fnmatch_lines([
-        "--remit-db=sqlite:///runs.db: accepted; it takes effect once remit's store and "
-        "reports land",
-        "--remit-report=report.json: accepted; it takes effect once remit's store and "
-        "reports land",
-    ])
+    result.stdout.fnmatch_lines(["remit: stored * trials as run r-* in *runs.db; see it with "
+                                 "`remit show r-*`",
+                                 f"remit: report written to {report}"])
+    with Store.open(str(db), create=False) as store:
+        [listing] = store.runs()
+        records = store.trials(listing.run_id)
+    assert listing.suite_id == "pytest"
+    assert len(records) == listing.trials > 0
+    assert all(record.trail for record in records)
+    parsed = parse_report(report.read_text(encoding="utf-8"))
+    assert parsed.manifest.run_id == listing.run_id
+    assert sum(mode.trials for mode in parsed.modes) == listing.trials
 
 
 def test_under_xdist_results_merge_and_the_summary_appears_once(

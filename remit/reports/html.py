@@ -1,0 +1,347 @@
+"""The run report as one self-contained HTML page.
+
+:func:`render_html` turns a :class:`~remit.reports.model.RunReport` into a single file
+that loads nothing: the style sheet is inline, the charts are inline SVG drawn by
+matplotlib (:mod:`remit.reports.charts`), the swimlanes are inline SVG
+(:mod:`remit.reports.swimlane`), and the page reads fully without JavaScript (sections
+are ``<details>``; one tiny inline script only opens the section a link points at).
+
+Page order: the header with the manifest and the report's notes; the summary per mode;
+the comparisons (all-tools against dual-control first) with the trade-off view; the
+charts; the failure causes; the per-scenario table; one section per scenario listing
+its trials; one section per trial shown; and a closing note with the counts, the trials
+left out and the file's own size.
+
+Large runs stay readable: the summary comes first, every scenario and trial section is
+collapsed, long link lists sit in collapsed ``<details>``, and trial sections are given
+only to failing trials and to the trials whose approval trail the report kept (failing
+ones first, at most ``max_trial_sections``, taken round-robin over scenario and mode so
+that a cap keeps examples of every failing scenario); the closing note says how many
+trials have no section. Links point only at sections that exist.
+
+Example:
+    >>> from pathlib import Path
+    >>> Path("report.html").write_text(render_html(report), encoding="utf-8")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from html import escape
+
+from remit.harness.stats import Interval
+from remit.reports.charts import (
+    CHART_STYLE,
+    facet_chart,
+    handoffs_chart,
+    mode_colours,
+    pass_hat_k_chart,
+    rates_chart,
+)
+from remit.reports.html_style import OPEN_TARGET_SCRIPT, STYLE
+from remit.reports.model import FacetRow, ModeComparison, ModeReport, RunReport
+from remit.reports.swimlane import SWIMLANE_LEGEND, SWIMLANE_STYLE
+from remit.reports.trial_sections import (
+    scenario_anchor,
+    scenario_sections,
+    shown_trials,
+    trial_section,
+)
+
+__all__ = ["DEFAULT_MAX_TRIAL_SECTIONS", "render_html"]
+
+DEFAULT_MAX_TRIAL_SECTIONS = 1_000
+"""Trial sections a page holds at most; beyond it, trials are counted, not shown."""
+
+_OPEN_LIMIT = 40
+"""Lists longer than this are collapsed."""
+
+_MAX_K_ROWS = 10
+"""pass^k rows the summary lists before it picks a selection of k."""
+
+_SIZE_MARK = "\x00size\x00"
+
+_RATE_ROWS: tuple[tuple[str, Callable[[ModeReport], Interval]], ...] = (
+    ("pass rate", lambda m: m.pass_rate),
+    ("wrong variant", lambda m: m.wrong_variant_rate),
+    ("unsupported claim (per claim)", lambda m: m.unsupported_claim_rate),
+    ("unsupported claim (per trial)", lambda m: m.unsupported_claim_trial_rate),
+    ("abandoned hand-off", lambda m: m.abandoned_handoff_rate),
+)
+_PREFERRED = ("all_tools", "dual_control")
+
+
+def _rate(interval_value: float, low: float, high: float) -> str:
+    return f'{interval_value:.2f} <span class="muted">[{low:.2f}, {high:.2f}]</span>'
+
+
+def _table(head: Sequence[str], rows: Iterable[Sequence[str]], css: str = "") -> str:
+    """A table from already-escaped cells; cells starting with a digit are numeric."""
+    def cell(tag: str, value: str) -> str:
+        numeric = value[:1].isdigit() or (value[:1] in "+-" and value[1:2].isdigit())
+        klass = ' class="num"' if numeric else ""
+        return f"<{tag}{klass}>{value}</{tag}>"
+    header = "".join(cell("th", h) for h in head)
+    body = "".join("<tr>" + "".join(cell("td", c) for c in row) + "</tr>" for row in rows)
+    klass = f' class="{css}"' if css else ""
+    return f"<table{klass}><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _collapsed(items: Sequence[str], label: str, css: str = "links") -> str:
+    """A list, collapsed in a ``<details>`` when it is long."""
+    listing = f'<ul class="{css}">{"".join(f"<li>{i}</li>" for i in items)}</ul>'
+    if len(items) <= _OPEN_LIMIT:
+        return listing
+    return f"<details><summary>{escape(label)} ({len(items)})</summary>{listing}</details>"
+
+
+def _scenario_link(scenario_id: str) -> str:
+    return f'<a href="#{scenario_anchor(scenario_id)}">{escape(scenario_id)}</a>'
+
+
+# -- header and summary ---------------------------------------------------------------------
+
+
+def _header(report: RunReport) -> str:
+    m = report.manifest
+    commit = (m.git_commit[:12] if m.git_commit else "unknown") + (
+        " (dirty)" if m.git_dirty else "")
+    rows = [
+        ("run", m.run_id), ("suite", f"{m.suite_id} (fingerprint {m.suite_fingerprint[:12]})"),
+        ("agent", f"{m.agent_id} (config {m.agent_config_hash[:12]})"),
+        ("modes", ", ".join(f"{x.name} ({x.fingerprint[:12]})" for x in m.modes)),
+        ("trials per scenario and mode", str(m.trials)), ("seed", str(m.seed)),
+        ("error treatment", f"{m.error_treatment.retries} retries, then "
+                            f"{m.error_treatment.on_exhausted}"),
+        ("remit", f"{m.remit_version}, scorer {m.scorer_version}, commit {commit}"),
+        ("persona config", m.persona_config_hash[:12]),
+        ("started", f"{m.started_at:%Y-%m-%d %H:%M:%S %Z}"),
+        ("ended", f"{m.ended_at:%Y-%m-%d %H:%M:%S %Z}" if m.ended_at else "unfinished"),
+        ("report", f"version {report.report_version}, generated "
+                   f"{report.generated_at:%Y-%m-%d %H:%M:%S %Z}"),
+    ]
+    table = "".join(f"<tr><th>{escape(k)}</th><td>{escape(v)}</td></tr>" for k, v in rows)
+    notes = "".join(f"<li>{escape(n)}</li>" for n in report.notes)
+    toc = "".join(f'<a href="#{a}">{t}</a>' for a, t in (
+        ("summary", "Summary"), ("comparison", "Comparison"), ("charts", "Charts"),
+        ("failures", "Failure causes"), ("scenarios", "Scenarios"), ("trials", "Trials"),
+        ("closing", "Closing note")))
+    return (f"<header><h1>remit report: run {escape(m.run_id)}</h1>"
+            f'<nav class="toc">{toc}</nav>'
+            f'<table class="manifest">{table}</table>'
+            + (f'<ul class="notes">{notes}</ul>' if notes else "") + "</header>")
+
+
+def _selected(ks: Sequence[int]) -> list[int]:
+    """The k values the summary table lists: all of them when few, else 1-4, the powers
+    of two and the largest (the chart draws every k)."""
+    if len(ks) <= _MAX_K_ROWS:
+        return list(ks)
+    top = ks[-1]
+    powers = {2 ** i for i in range(top.bit_length()) if 2 ** i <= top}
+    return sorted({k for k in ks if k <= 4 or k in powers or k == top})
+
+
+def _summary(modes: Sequence[ModeReport]) -> str:
+    ks = sorted({p.k for m in modes for p in m.pass_hat_k})
+    rows: list[list[str]] = [["trials (scenarios)", *(f"{m.trials} ({m.scenarios})"
+                                                      for m in modes)],
+                             ["passed", *(f"{m.passed}" for m in modes)]]
+    for k in _selected(ks):
+        values = [{p.k: p.value for p in m.pass_hat_k}.get(k) for m in modes]
+        rows.append([f"pass^{k}", *("&#8212;" if v is None else f"{v:.3f}" for v in values)])
+    for label, get in _RATE_ROWS:
+        rows.append([label, *(f'{_rate(i.value, i.low, i.high)} <span class="muted">'
+                              f"{i.successes}/{i.total}</span>"
+                              for i in (get(m) for m in modes))])
+    rows += [
+        ["mean clarification rounds", *(f"{m.mean_clarification_rounds:.2f}" for m in modes)],
+        ["mean review minutes", *(f"{m.mean_review_minutes:.1f}" for m in modes)],
+        ["mean denials", *(f"{m.mean_denials:.2f}" for m in modes)],
+        ["mean agent steps", *(f"{m.mean_steps:.1f}" for m in modes)],
+        ["agent errors", *(str(m.errors) for m in modes)],
+        ["infrastructure errors (excluded)", *(f"{m.infra_errors} ({m.excluded})"
+                                               for m in modes)],
+    ]
+    return ('<section id="summary"><h2>Summary per mode</h2>'
+            + _table(["metric", *(escape(m.mode) for m in modes)], rows, "summary")
+            + '<p class="muted">Rates carry Wilson 95% intervals; pass^k is the chance that '
+              "k trials of a scenario all pass, averaged over scenarios.</p></section>")
+
+
+# -- comparisons ----------------------------------------------------------------------------
+
+
+def _ordered(comparisons: Sequence[ModeComparison]) -> list[ModeComparison]:
+    def key(c: ModeComparison) -> int:
+        return 0 if {c.a, c.b} == set(_PREFERRED) else 1
+    return sorted(comparisons, key=key)
+
+
+def _comparison(c: ModeComparison) -> str:
+    a, b = escape(c.a), escape(c.b)
+    verdict = (f'<p class="verdict">pass^1 delta ({b} &#8722; {a}) over {c.n_paired} paired '
+               f"scenarios: <b>{c.delta:+.3f}</b>, {c.confidence:.0%} paired bootstrap interval "
+               f"[{c.delta_low:+.3f}, {c.delta_high:+.3f}]; McNemar exact p = "
+               f"<b>{c.mcnemar_p:.4f}</b>. Scenarios passing only in {b}: {c.b01}; only in "
+               f"{a}: {c.b10}.</p>")
+    tradeoff = _table(
+        ["metric", a, b, f"{b} &#8722; {a}", "better"],
+        ([escape(r.label), f"{r.value_a:.3f}", f"{r.value_b:.3f}", f"{r.difference:+.3f}",
+          f'<span class="better">{escape(r.better)}</span>' if r.better else "tie"]
+         for r in c.tradeoff), "tradeoff")
+    flips = [f"{_scenario_link(f.scenario_id)}: {a} {f.outcome_a} &#8594; {b} {f.outcome_b}"
+             for f in c.flips]
+    parts = [f"<h3>{a} vs {b}</h3>", verdict, '<p class="sub">Trade-off</p>', tradeoff,
+             f'<p class="sub">Flips ({len(flips)})</p>',
+             _collapsed(flips, "scenarios whose outcome flips") if flips
+             else '<p class="muted">No scenario flips.</p>']
+    if c.missing:
+        parts.append(_collapsed([escape(x) for x in c.missing], "not paired"))
+    parts += [f'<p class="no">Warning: {escape(w)}</p>' for w in c.warnings]
+    return "".join(parts)
+
+
+def _comparisons(report: RunReport) -> str:
+    body = "".join(_comparison(c) for c in _ordered(report.comparisons)) or \
+        '<p class="muted">Only one mode was run: nothing to compare.</p>'
+    return f'<section id="comparison"><h2>Comparison and trade-off</h2>{body}</section>'
+
+
+# -- charts, failures, scenarios ------------------------------------------------------------
+
+
+def _figure(svg: str, caption: str) -> str:
+    return f"<figure><figcaption>{escape(caption)}</figcaption>{svg}</figure>" if svg else ""
+
+
+def _charts(report: RunReport) -> str:
+    names = [m.mode for m in report.modes]
+    colours = mode_colours(names)
+    figures = [
+        _figure(pass_hat_k_chart(report.modes, colours), "pass^k curve per mode"),
+        _figure(rates_chart(report.modes, colours),
+                "Wrong-variant, unsupported-claim and abandoned hand-off rates (95% intervals)"),
+        _figure(handoffs_chart(report.breakdown.handoffs, names, colours),
+                f"Success by number of required hand-offs (from "
+                f"{report.breakdown.handoffs_source})"),
+    ]
+    facets: dict[str, list[FacetRow]] = {}
+    for row in report.breakdown.facets:
+        facets.setdefault(row.facet, []).append(row)
+    figures += [_figure(facet_chart(f, rows, names, colours, i), f"Pass rate by {f}")
+                for i, (f, rows) in enumerate(facets.items())]
+    missing = "" if report.breakdown.facets or report.breakdown.handoffs else (
+        '<p class="muted">No per-group breakdown: the suite was not given or its scenarios '
+        "carry no tags.</p>")
+    return (f'<section id="charts"><h2>Charts</h2>{missing}<div class="charts">'
+            f'{"".join(figures)}</div></section>')
+
+
+def _failures(report: RunReport) -> str:
+    if not report.failure_causes:
+        return '<section id="failures"><h2>Failure causes</h2><p>No trial failed.</p></section>'
+    rows = []
+    for cause in report.failure_causes:
+        links = [_scenario_link(s) for s in cause.scenarios]
+        shown = ", ".join(links) if len(links) <= 8 else (
+            ", ".join(links[:8]) + _collapsed(links[8:], "more scenarios"))
+        rows.append([escape(cause.expectation), escape(cause.rule) if cause.rule else "&#8212;",
+                     str(cause.trials),
+                     ", ".join(f"{escape(c.mode)}: {c.count}" for c in cause.by_mode),
+                     shown, f'<span class="muted">{escape(cause.example)}</span>'])
+    return ('<section id="failures"><h2>Failure causes</h2>'
+            + _table(["expectation", "rule", "trials", "by mode", "scenarios", "example"],
+                     rows) + "</section>")
+
+
+def _scenario_table(report: RunReport) -> str:
+    names = [m.mode for m in report.modes]
+    rows = []
+    for s in report.scenarios:
+        cells = {c.mode: c for c in s.cells}
+        per_mode = [f'<span class="{"ok" if c.passes == c.trials else "no"}">'
+                    f"{c.passes}/{c.trials}</span>" if c else "&#8212;"
+                    for c in (cells.get(n) for n in names)]
+        flips = "; ".join(f"{escape(f.a)} {f.outcome_a} &#8594; {escape(f.b)} {f.outcome_b}"
+                          for f in s.flips)
+        tags = ", ".join(f"{escape(k)}={escape(v)}" for k, v in sorted(s.tags.items()))
+        rows.append([_scenario_link(s.scenario_id), escape(s.title), *per_mode, flips,
+                     f'<span class="muted">{tags}</span>'])
+    table = _table(["scenario", "title", *(f"{escape(n)} passed" for n in names), "flips",
+                    "tags"], rows, "scenarios")
+    if len(rows) > 4 * _OPEN_LIMIT:
+        table = f"<details><summary>All {len(rows)} scenarios</summary>{table}</details>"
+    return f'<section id="scenarios"><h2>Scenarios ({len(rows)})</h2>{table}</section>'
+
+
+# -- scenario and trial sections ------------------------------------------------------------
+
+
+def _trial_sections(report: RunReport, shown: set[str]) -> str:
+    rows = [t for t in report.trials if t.id in shown]
+    failing = sum(not t.passed for t in rows)
+    intro = (f"<p>{len(rows)} of {len(report.trials)} trials have a section here "
+             f"({failing} failing, {len(rows) - failing} passing with their trail kept); "
+             "each is collapsed: open it for the approval trail, the transcript and the "
+             f"swimlane.</p>{SWIMLANE_LEGEND}")
+    scenarios = {s.scenario_id for s in report.scenarios}
+    body = "".join(trial_section(t, scenario_link=t.scenario_id in scenarios) for t in rows)
+    return f'<section id="trials"><h2>Trials</h2>{intro}{body}</section>'
+
+
+def _closing(report: RunReport, shown: set[str], cap: int) -> str:
+    total = len(report.trials)
+    without = [t for t in report.trials if t.id not in shown]
+    failing_out = sum(not t.passed for t in without)
+    capped = (f" and {failing_out} failing trials beyond the cap of {cap} sections"
+              if failing_out else "")
+    return (f'<footer id="closing" class="closing"><h2>Closing note</h2>'
+            f"<p>{total} trials in the run; {len(shown)} have a section; "
+            f"{len(without)} were left out of the trial sections: "
+            f"{len(without) - failing_out} passing trials (counted in every number above)"
+            f"{capped}." + (" Any trial can be shown in the terminal with <code>remit trail "
+                            "RUN/SCENARIO/MODE/TRIAL</code>." if without else "")
+            + f"</p><p>{escape('; '.join(report.notes))}</p>"
+            f"<p>This page is one self-contained file of {_SIZE_MARK} (UTF-8); it loads "
+            "nothing from the network and reads without JavaScript.</p></footer>")
+
+
+def _with_size(page: str) -> str:
+    """``page`` with its own size, in bytes when encoded as UTF-8, written in."""
+    text = "?"
+    for _ in range(8):
+        filled = page.replace(_SIZE_MARK, text)
+        size = len(filled.encode("utf-8"))
+        stated = f"{size:,} bytes ({size / 1_000_000:.2f} MB)"
+        if stated == text:
+            break
+        text = stated
+    return page.replace(_SIZE_MARK, text)
+
+
+def render_html(report: RunReport, *,
+                max_trial_sections: int = DEFAULT_MAX_TRIAL_SECTIONS) -> str:
+    """The report as one self-contained HTML page (see the module docstring).
+
+    Args:
+        report: the run's report (:func:`remit.reports.build_report`).
+        max_trial_sections: the most trial sections the page holds; failing trials
+            come first, then passing trials whose trail the report kept.
+
+    Returns:
+        The page; write it with ``encoding="utf-8"`` (the closing note states the size
+        of those bytes). The same report always gives the same text.
+    """
+    shown = shown_trials(report.trials, max_trial_sections)
+    parts = [
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>remit report {escape(report.manifest.run_id)}</title>"
+        f"<style>{STYLE}{CHART_STYLE}{SWIMLANE_STYLE}</style></head><body>",
+        _header(report), _summary(report.modes), _comparisons(report), _charts(report),
+        _failures(report), _scenario_table(report), scenario_sections(report, shown),
+        _trial_sections(report, shown), _closing(report, shown, max_trial_sections),
+        f"<script>{OPEN_TARGET_SCRIPT}</script></body></html>\n",
+    ]
+    return _with_size("\n".join(parts))

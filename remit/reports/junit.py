@@ -1,0 +1,148 @@
+"""The report as JUnit XML, for CI dashboards (GitLab, Jenkins, GitHub test reporters).
+
+:func:`render_junit` writes one ``<testsuite>`` per control mode and one
+``<testcase>`` per scenario and mode (``classname`` = the mode, ``name`` = the scenario
+id). A test case fails (``<failure>``) when any of its counted trials failed; the
+failure's text lists each failing trial's broken expectations and, when the report
+kept its approval trail, the explanation (the shortest explaining trail, first
+divergence marked ``>>``). A case whose every trial was excluded after an
+infrastructure error is ``<skipped>``.
+
+Metrics travel as ``<properties>``: on each suite, the mode's pass^k for every k, its
+rates (value and Wilson interval), means, trials and errors; on each case, its trials,
+passes and pass^k at k = trials. The ``<testsuites>`` element carries the run's id.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from datetime import UTC
+
+from remit.harness.stats import Interval
+from remit.reports.model import ModeReport, RunReport, ScenarioCell, TrialRow
+
+__all__ = ["MAX_EXPLAINED", "render_junit"]
+
+MAX_EXPLAINED = 3
+"""Failing trials explained in full per test case (the others list their failures)."""
+
+_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _text(value: object) -> str:
+    """XML 1.0 cannot carry control characters: drop them."""
+    return _ILLEGAL.sub("", str(value))
+
+
+def _props(parent: ET.Element, pairs: Sequence[tuple[str, object]]) -> None:
+    element = ET.SubElement(parent, "properties")
+    for name, value in pairs:
+        ET.SubElement(element, "property", name=name, value=_text(value))
+
+
+def _interval(name: str, interval: Interval) -> list[tuple[str, object]]:
+    return [(name, f"{interval.value:.4f}"), (f"{name}.low", f"{interval.low:.4f}"),
+            (f"{name}.high", f"{interval.high:.4f}")]
+
+
+def _mode_properties(mode: ModeReport) -> list[tuple[str, object]]:
+    pairs: list[tuple[str, object]] = [("mode", mode.mode), ("trials", mode.trials),
+                                       ("scenarios", mode.scenarios), ("passed", mode.passed)]
+    pairs += [(f"pass^{p.k}", f"{p.value:.4f}") for p in mode.pass_hat_k]
+    pairs += _interval("pass_rate", mode.pass_rate)
+    pairs += _interval("wrong_variant_rate", mode.wrong_variant_rate)
+    pairs += _interval("unsupported_claim_rate", mode.unsupported_claim_rate)
+    pairs += _interval("abandoned_handoff_rate", mode.abandoned_handoff_rate)
+    pairs += [("mean_clarification_rounds", f"{mode.mean_clarification_rounds:.4f}"),
+              ("mean_review_minutes", f"{mode.mean_review_minutes:.4f}"),
+              ("mean_denials", f"{mode.mean_denials:.4f}"),
+              ("mean_steps", f"{mode.mean_steps:.4f}"),
+              ("errors", mode.errors), ("infra_errors", mode.infra_errors),
+              ("excluded", mode.excluded)]
+    return pairs
+
+
+def _failure_text(failing: Sequence[TrialRow]) -> str:
+    blocks = []
+    for index, row in enumerate(failing):
+        lines = [f"{row.id}: failed"]
+        if row.infra_error:
+            lines.append(f"  infrastructure error: {row.infra_error}")
+        if index < MAX_EXPLAINED and row.trail is not None and row.trail.explanation:
+            lines.append(row.trail.explanation)  # it ends with the broken expectations
+        else:
+            lines += [f"  {sentence}" for sentence in row.score.failures]
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def _case(suite: ET.Element, scenario_id: str, cell: ScenarioCell | None,
+          trials: Sequence[TrialRow]) -> tuple[bool, bool]:
+    """One test case; returns (failed, skipped)."""
+    case = ET.SubElement(suite, "testcase", classname=trials[0].mode, name=scenario_id,
+                         time="0")
+    counted = [t for t in trials if t.counted]
+    passes = cell.passes if cell is not None else 0
+    _props(case, [("trials", len(counted)), ("passes", passes),
+                  (f"pass^{len(counted)}", f"{cell.pass_hat_k:.4f}" if cell else "0.0000"),
+                  ("excluded", len(trials) - len(counted))])
+    failing = [t for t in counted if not t.passed]
+    if failing:
+        first = failing[0].score.failures[0] if failing[0].score.failures else "failed"
+        failure = ET.SubElement(
+            case, "failure", type="remit.expectation",
+            message=_text(f"{len(failing)} of {len(counted)} trials failed: {first}"))
+        failure.text = _text(_failure_text(failing))
+        return True, False
+    if not counted:
+        ET.SubElement(case, "skipped", message=_text(
+            f"all {len(trials)} trials ended in an infrastructure error and were excluded"))
+        return False, True
+    return False, False
+
+
+def render_junit(report: RunReport) -> str:
+    """The report as JUnit XML text (see the module docstring).
+
+    Example:
+        >>> root = ET.fromstring(render_junit(report))         # doctest: +SKIP
+        >>> root.find("testsuite").get("name")                 # doctest: +SKIP
+        'all_tools'
+    """
+    m = report.manifest
+    root = ET.Element("testsuites", name=_text(f"remit {m.run_id}"))
+    rows: dict[tuple[str, str], list[TrialRow]] = {}
+    for row in report.trials:
+        rows.setdefault((row.mode, row.scenario_id), []).append(row)
+    cells = {(c.mode, s.scenario_id): c for s in report.scenarios for c in s.cells}
+    order = [s.scenario_id for s in report.scenarios]
+    totals = [0, 0, 0]
+    for mode in report.modes:
+        suite = ET.SubElement(root, "testsuite", name=mode.mode,
+                              timestamp=f"{m.started_at.astimezone(UTC):%Y-%m-%dT%H:%M:%S}")
+        _props(suite, [("run_id", m.run_id), ("suite", m.suite_id),
+                       ("agent", m.agent_id), *_mode_properties(mode)])
+        counts = [0, 0, 0]
+        for scenario_id in order:
+            trials = rows.get((mode.mode, scenario_id))
+            if not trials:
+                continue
+            failed, skipped = _case(suite, scenario_id, cells.get((mode.mode, scenario_id)),
+                                    trials)
+            counts[0] += 1
+            counts[1] += failed
+            counts[2] += skipped
+        suite.set("tests", str(counts[0]))
+        suite.set("failures", str(counts[1]))
+        suite.set("errors", "0")
+        suite.set("skipped", str(counts[2]))
+        suite.set("time", "0")
+        totals = [a + b for a, b in zip(totals, counts, strict=True)]
+    root.set("tests", str(totals[0]))
+    root.set("failures", str(totals[1]))
+    root.set("errors", "0")
+    root.set("skipped", str(totals[2]))
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"

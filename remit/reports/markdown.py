@@ -1,0 +1,352 @@
+"""The report as Markdown, readable in a code review (GitHub-flavoured tables).
+
+:func:`render_markdown` writes, in order: the notes, the manifest, the per-mode table
+(pass^k for every k, the rates with Wilson 95% intervals, the means, errors), each mode
+comparison (pass^1 delta with its paired bootstrap interval and McNemar p, the flips,
+the trade-off table), the breakdown by subtask group and by required hand-offs, the
+failure causes, the per-scenario table, and the approval trails of failing trials
+(numbered steps; ``>>`` marks the first divergence from the reference plan; the
+transcript follows). Long sections are capped (:data:`MAX_SCENARIO_ROWS`,
+:data:`MAX_TRAILS`...) with a note saying how much was left out; the JSON report holds
+everything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import UTC
+
+from remit.harness.stats import Interval
+from remit.reports.model import (
+    ApprovalTrail,
+    BreakdownCell,
+    ModeComparison,
+    RunReport,
+    TrialRow,
+)
+
+__all__ = ["MAX_CURVE_POINTS", "MAX_FLIPS", "MAX_SCENARIO_ROWS", "MAX_TRAILS", "render_markdown"]
+
+MAX_TRAILS = 20
+"""Approval trails shown (one per failing scenario and mode first)."""
+
+MAX_SCENARIO_ROWS = 200
+"""Rows of the per-scenario table; failing scenarios come first when it is capped."""
+
+MAX_FLIPS = 30
+"""Flipping scenarios listed per comparison."""
+
+MAX_CURVE_POINTS = 10
+"""Points of the pass^k curve shown per mode (the first four, then evenly spaced)."""
+
+_MAX_TRANSCRIPT = 40
+_TEXT_CHARS = 160
+
+
+def _cell(text: object) -> str:
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def _table(header: Sequence[str], rows: Iterable[Sequence[object]],
+           right: Sequence[int] = ()) -> list[str]:
+    align = ["---:" if i in right else "---" for i in range(len(header))]
+    lines = ["| " + " | ".join(_cell(h) for h in header) + " |",
+             "| " + " | ".join(align) + " |"]
+    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    return lines
+
+
+def _rate(interval: Interval) -> str:
+    return f"{interval.value:.2f} [{interval.low:.2f}, {interval.high:.2f}]"
+
+
+def _clip(text: str, limit: int = _TEXT_CHARS) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+# -- sections ------------------------------------------------------------------------------
+
+
+def _manifest(report: RunReport) -> list[str]:
+    m = report.manifest
+    commit = m.git_commit[:12] if m.git_commit else "unknown"
+    dirty = " (dirty)" if m.git_dirty else ""
+    ended = f"{m.ended_at:%Y-%m-%d %H:%M:%S}" if m.ended_at else "unfinished"
+    rows = [
+        ("run", m.run_id),
+        ("suite", f"{m.suite_id} ({m.suite_fingerprint[:12]})"),
+        ("agent", f"{m.agent_id} (config {m.agent_config_hash[:12]})"),
+        ("modes", ", ".join(f"{x.name} ({x.fingerprint[:12]})" for x in m.modes)),
+        ("trials x seed", f"{m.trials} x seed {m.seed}"),
+        ("errors", f"{m.error_treatment.retries} retries, then {m.error_treatment.on_exhausted}"),
+        ("remit", f"{m.remit_version}, scorer {m.scorer_version}, commit {commit}{dirty}"),
+        ("time", f"{m.started_at:%Y-%m-%d %H:%M:%S} -> {ended} UTC"),
+    ]
+    return ["## Manifest", "", *_table(("field", "value"), rows)]
+
+
+def _modes(report: RunReport) -> list[str]:
+    modes = report.modes
+    every = sorted({p.k for m in modes for p in m.pass_hat_k})
+    ks = _curve_points(every)
+    rows: list[list[str]] = []
+    for k in ks:
+        rows.append([f"pass^{k}", *(next((f"{p.value:.2f}" for p in m.pass_hat_k if p.k == k),
+                                         "-") for m in modes)])
+    rows += [
+        ["trials", *(f"{m.trials} ({m.scenarios} scenarios)" for m in modes)],
+        ["pass rate", *(_rate(m.pass_rate) for m in modes)],
+        ["wrong variant", *(_rate(m.wrong_variant_rate) for m in modes)],
+        ["unsupported claim (per claim)", *(_rate(m.unsupported_claim_rate) for m in modes)],
+        ["unsupported claim (trials)", *(_rate(m.unsupported_claim_trial_rate) for m in modes)],
+        ["abandoned hand-off", *(_rate(m.abandoned_handoff_rate) for m in modes)],
+        ["clarification rounds", *(f"{m.mean_clarification_rounds:.1f}" for m in modes)],
+        ["review minutes", *(f"{m.mean_review_minutes:.0f}" for m in modes)],
+        ["denials", *(f"{m.mean_denials:.1f}" for m in modes)],
+        ["steps", *(f"{m.mean_steps:.1f}" for m in modes)],
+        ["agent errors", *(str(m.errors) for m in modes)],
+        ["infra errors (excluded)", *(f"{m.infra_errors} ({m.excluded})" for m in modes)],
+    ]
+    shown = "" if ks == every else (f" pass^k is shown at k = {', '.join(map(str, ks))} of "
+                                    f"1..{every[-1]}; the JSON report holds every k.")
+    return ["## Per-mode results", "",
+            f"Rates carry Wilson 95% intervals; means are per trial.{shown}", "",
+            *_table(("metric", *(m.mode for m in modes)), rows,
+                    right=range(1, len(modes) + 1))]
+
+
+def _curve_points(ks: Sequence[int]) -> list[int]:
+    """At most :data:`MAX_CURVE_POINTS` ks: the first few, then evenly spaced, the last."""
+    if len(ks) <= MAX_CURVE_POINTS:
+        return list(ks)
+    head = list(ks[:4])
+    rest = ks[4:]
+    step = (len(rest) - 1) / (MAX_CURVE_POINTS - 5)
+    return head + sorted({rest[round(i * step)] for i in range(MAX_CURVE_POINTS - 4)})
+
+
+def _comparison(c: ModeComparison) -> list[str]:
+    lines = [f"### {c.b} vs {c.a}", "",
+             f"- pass^1: {c.a} {c.pass1_a:.2f}, {c.b} {c.pass1_b:.2f} over "
+             f"{_count(c.n_paired, 'paired scenario')}",
+             f"- delta ({c.b} - {c.a}): {c.delta:+.3f}, {c.confidence:.0%} paired bootstrap "
+             f"[{c.delta_low:+.3f}, {c.delta_high:+.3f}]; McNemar exact p = {c.mcnemar_p:.4f}",
+             f"- scenarios passing only in {c.b}: {c.b01}; only in {c.a}: {c.b10}"]
+    for flip in c.flips[:MAX_FLIPS]:
+        lines.append(f"  - flip: `{flip.scenario_id}`: {flip.outcome_a} -> {flip.outcome_b}")
+    if len(c.flips) > MAX_FLIPS:
+        lines.append(f"  - ... and {len(c.flips) - MAX_FLIPS} more flips (see the JSON report)")
+    lines += [f"- not paired: {m}" for m in c.missing]
+    lines += [f"- **warning**: {w}" for w in c.warnings]
+    rows = [(t.label, f"{t.value_a:.2f}", f"{t.value_b:.2f}", f"{t.difference:+.2f}",
+             t.better or "tie") for t in c.tradeoff]
+    wins = {mode: [t.label for t in c.tradeoff if t.better == mode] for mode in (c.b, c.a)}
+    verdict = "; ".join(f"{mode} is better on {', '.join(labels)}"
+                        for mode, labels in wins.items() if labels) or "no difference"
+    lines += ["", f"Trade-off: {verdict} (better: higher pass^k, lower everything else).",
+              "",
+              *_table(("metric", c.a, c.b, f"{c.b} - {c.a}", "better"), rows,
+                      right=(1, 2, 3))]
+    return lines
+
+
+def _comparisons(report: RunReport) -> list[str]:
+    if not report.comparisons:
+        return ["## Mode comparison", "", "Only one mode was compared: nothing to pair."]
+    lines = ["## Mode comparison", ""]
+    for c in report.comparisons:
+        lines += [*_comparison(c), ""]
+    return lines[:-1]
+
+
+def _cells(modes: Sequence[str], cells: Sequence[BreakdownCell]) -> list[str]:
+    by_mode = {c.mode: c for c in cells}
+    return [f"{by_mode[m].passed}/{by_mode[m].trials} ({by_mode[m].pass_rate.value:.2f})"
+            if m in by_mode else "-" for m in modes]
+
+
+def _breakdown(report: RunReport) -> list[str]:
+    modes = [m.mode for m in report.modes]
+    right = range(2, len(modes) + 2)
+    b = report.breakdown
+    lines = ["## Breakdown", ""]
+    if b.handoffs_source == "unavailable":
+        return [*lines, "Unavailable: no suite was given, so tags and plans are unknown."]
+    facets = list(dict.fromkeys(r.facet for r in b.facets))
+    if not facets:
+        lines += ["No scenario carries tags (handwritten scenarios): no per-group breakdown.",
+                  ""]
+    for facet in facets:
+        rows = [(r.value, r.scenarios, *_cells(modes, r.cells))
+                for r in b.facets if r.facet == facet]
+        lines += [f"### By {facet}", "", *_table((facet, "scenarios", *modes), rows, right), ""]
+    source = ("the scenarios' tags" if b.handoffs_source == "tags"
+              else "the owner steps of the reference plans")
+    rows = [(r.handoffs, r.scenarios, *_cells(modes, r.cells)) for r in b.handoffs]
+    lines += ["### Success by required hand-offs", "",
+              f"Passed/trials (pass rate) by the number of owner actions the scenario needs, "
+              f"from {source}.", "",
+              *_table(("hand-offs", "scenarios", *modes), rows, right)]
+    return lines
+
+
+def _failure_causes(report: RunReport) -> list[str]:
+    if not report.failure_causes:
+        return ["## Failure causes", "", "No trial failed."]
+    modes = [m.mode for m in report.modes]
+    rows = []
+    for cause in report.failure_causes:
+        counts = {c.mode: c.count for c in cause.by_mode}
+        first = ", ".join(cause.scenarios[:3])
+        more = f" (+{len(cause.scenarios) - 3})" if len(cause.scenarios) > 3 else ""
+        rows.append((cause.expectation, cause.rule or "-", cause.trials,
+                     *(counts.get(m, 0) for m in modes), f"{first}{more}",
+                     _clip(cause.example, 120)))
+    return ["## Failure causes", "",
+            "Failing trials grouped by the broken expectation and the fit rule it names.", "",
+            *_table(("expectation", "rule", "trials", *modes, "scenarios", "example"), rows,
+                    right=range(2, len(modes) + 3))]
+
+
+def _scenarios(report: RunReport) -> list[str]:
+    modes = [m.mode for m in report.modes]
+    rows = list(report.scenarios)
+    capped = len(rows) > MAX_SCENARIO_ROWS
+    if capped:
+        failing = [r for r in rows if any(c.passes < c.trials for c in r.cells)]
+        passing = [r for r in rows if r not in failing]
+        rows = (failing + passing)[:MAX_SCENARIO_ROWS]
+    table = []
+    for row in rows:
+        cells = {c.mode: c for c in row.cells}
+        flips = "; ".join(f"{f.a} {f.outcome_a} -> {f.b} {f.outcome_b}" for f in row.flips)
+        table.append((row.scenario_id, *(
+            f"{cells[m].passes}/{cells[m].trials}" + ("" if cells[m].pass_hat_k else " x")
+            if m in cells else "-" for m in modes), flips or ""))
+    lines = ["## Per-scenario results", "",
+             "Passes/trials per mode; `x` marks a scenario that is not reliable "
+             "(pass^k = 0 at k = trials).", "",
+             *_table(("scenario", *modes, "flips"), table, right=range(1, len(modes) + 1))]
+    if capped:
+        lines += ["", f"({len(report.scenarios) - MAX_SCENARIO_ROWS} more scenarios left "
+                      "out; failing scenarios are listed first; see the JSON report)"]
+    return lines
+
+
+# -- approval trails -----------------------------------------------------------------------
+
+
+def _decision_lines(trail: ApprovalTrail) -> list[str]:
+    lines: list[str] = []
+    marked = False
+    found = trail.divergence
+    for d in trail.decisions:
+        if found is not None and not marked and d.step > found.step:
+            lines += [f">> {found.step:02d} [t={found.minute:>3}m] agent departs from the plan",
+                      f"      plan expected: {found.expected}"]
+            marked = True
+        mark = ">>" if d.diverges and not marked else "  "
+        version = f" v{d.version}" if d.version is not None else ""
+        verdict = "allowed" if d.allowed else "DENIED"
+        by = f" by {', '.join(d.deciding)}" if d.deciding else \
+            ("" if d.allowed else " (no grant)")
+        under = f" under {d.authority}'s authority" if d.authority and d.authority != d.role \
+            else ""
+        answered = f", answers {d.handoff_id}" if d.handoff_id else ""
+        effect = f"; {_clip(d.effect, 80)}" if d.effect else ""
+        lines.append(f"{mark} {d.step:02d} [t={d.minute:>3}m] {d.actor_id} ({d.role}) "
+                     f"{d.action} {d.quote_id}{version} ({d.version_hash}): "
+                     f"{verdict}{by}{under}{answered}{effect}")
+        if d.diverges and not marked and found is not None:
+            lines.append(f"      plan expected: {found.expected}")
+            marked = True
+        lines += [f"      unmet: {u}" for u in d.unmet]
+        if not d.allowed and not d.unmet:
+            lines += [f"      reason: {_clip(r)}" for r in d.reasons[:2]]
+        if d.evidence:
+            lines.append(f"      evidence: {', '.join(d.evidence)}")
+    if found is not None and not marked:
+        lines += [f">> {found.step:02d} [t={found.minute:>3}m] agent departs from the plan",
+                  f"      plan expected: {found.expected}"]
+    return lines or ["   (no authority decision)"]
+
+
+def _trail(number: int, row: TrialRow, trail: ApprovalTrail) -> list[str]:
+    verdict = "passed" if row.passed else "failed"
+    lines = [f"### {number}. `{row.id}`: {verdict}", ""]
+    lines += [f"- broke: {_clip(f, 200)}" for f in row.score.failures[:8]]
+    if len(row.score.failures) > 8:
+        lines.append(f"- ... and {len(row.score.failures) - 8} more")
+    lines += [f"- {c}" for c in trail.confirmations]
+    if trail.divergence is not None:
+        lines.append(f"- left the reference plan at step {trail.divergence.step:02d} "
+                     f"(plan expected {trail.divergence.expected})")
+    elif trail.divergence_note:
+        lines.append(f"- {trail.divergence_note}")
+    lines.append(f"- ended: {_clip(trail.ended, 200)}")
+    lines += ["", "Decisions:", "", "```", *_decision_lines(trail), "```"]
+    transcript = [f"{t.step:02d} [t={t.minute:>3}m] {t.sender} -> {t.to} ({t.tool}): "
+                  f"{_clip(t.text)}" for t in trail.transcript]
+    if len(transcript) > _MAX_TRANSCRIPT:
+        left = len(transcript) - _MAX_TRANSCRIPT
+        transcript = [*transcript[:_MAX_TRANSCRIPT], f"... {_count(left, 'more message')}"]
+    lines += ["", "Transcript:", "", "```", *(transcript or ["(no message)"]), "```"]
+    return lines
+
+
+def _shown(report: RunReport) -> list[tuple[TrialRow, ApprovalTrail]]:
+    failing = [(t, t.trail) for t in report.trials if not t.passed and t.trail is not None]
+    first: dict[tuple[str, str], tuple[TrialRow, ApprovalTrail]] = {}
+    for row, trail in failing:
+        first.setdefault((row.scenario_id, row.mode), (row, trail))
+    chosen = list(first.values())
+    taken = {row.id for row, _ in chosen}
+    chosen += [(row, trail) for row, trail in failing if row.id not in taken]
+    return chosen[:MAX_TRAILS]
+
+
+def _trails(report: RunReport) -> list[str]:
+    lines = ["## Approval trails of failing trials", ""]
+    failing = sum(not t.passed for t in report.trials)
+    if not failing:
+        return [*lines, "No trial failed."]
+    shown = _shown(report)
+    if not shown:
+        return [*lines, f"{_count(failing, 'trial')} failed, but the report keeps no "
+                        f"approval trail (trail policy {report.trail_policy!r})."]
+    with_trail = sum(not t.passed and t.trail is not None for t in report.trials)
+    if with_trail > len(shown):
+        lines += [f"Showing {len(shown)} of {with_trail} failing trials with a trail (one "
+                  "per scenario and mode first); the JSON report holds them all.", ""]
+    for number, (row, trail) in enumerate(shown, start=1):
+        lines += [*_trail(number, row, trail), ""]
+    return lines[:-1]
+
+
+def render_markdown(report: RunReport) -> str:
+    """The report as Markdown (see the module docstring for the sections).
+
+    Example:
+        >>> text = render_markdown(build_report(manifest, records, suite))  # doctest: +SKIP
+        >>> text.splitlines()[0]                                             # doctest: +SKIP
+        '# remit report: run r-20261129-155149-46373e'
+    """
+    m = report.manifest
+    head = [f"# remit report: run {m.run_id}", "",
+            f"{m.agent_id} on suite {m.suite_id}, modes "
+            f"{', '.join(x.mode for x in report.modes)}; {m.trials} trials per scenario and "
+            f"mode. Report version {report.report_version}, generated "
+            f"{report.generated_at.astimezone(UTC):%Y-%m-%d %H:%M} UTC.", ""]
+    head += [f"> {note}" for note in report.notes]
+    sections = [_manifest(report), _modes(report), _comparisons(report),
+                _breakdown(report), _failure_causes(report), _scenarios(report),
+                _trails(report)]
+    lines = head
+    for section in sections:
+        lines += ["", *section]
+    return "\n".join(lines) + "\n"

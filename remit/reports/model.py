@@ -1,0 +1,465 @@
+"""The report of a run as data: what every format (Markdown, JSON, JUnit, HTML) renders.
+
+A :class:`RunReport` is built once by :func:`remit.reports.build_report` from a run's
+manifest, its trial records and (optionally) its suite, and is plain, JSON-serialisable
+pydantic data. Renderers read it and compute nothing of their own beyond layout.
+
+The JSON form (``RunReport.model_dump(mode="json")``) is versioned by
+:data:`REPORT_VERSION`: adding an optional field bumps the minor version, renaming or
+removing a field or changing a meaning bumps the major version (see docs/reports.md).
+
+Sections, in reading order:
+
+- ``manifest``: the run's provenance (:class:`remit.harness.RunManifest`).
+- ``modes``: per control mode, the pass^k curve, the rates with Wilson intervals, the
+  per-trial means, errors (:class:`ModeReport`).
+- ``comparisons``: every pair of modes in run order, paired by scenario, with the
+  trade-off in one view (:class:`ModeComparison`, :class:`TradeoffRow`).
+- ``breakdown``: pass rates per tag facet and value, and success against the number
+  of required hand-offs (:class:`Breakdown`).
+- ``failure_causes``: failures grouped by broken expectation and fit rule.
+- ``scenarios``: one row per scenario with per-mode passes and flips.
+- ``trials``: one row per trial, with its approval trail when the trail policy keeps it.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict
+
+from remit.harness.manifest import RunManifest
+from remit.harness.scoring import TrialScore
+from remit.harness.stats import Interval
+
+__all__ = [
+    "REPORT_VERSION",
+    "ApprovalTrail",
+    "Breakdown",
+    "BreakdownCell",
+    "DecisionRow",
+    "Divergence",
+    "FacetRow",
+    "FailureCause",
+    "FlipRow",
+    "HandoffRow",
+    "ModeComparison",
+    "ModeCount",
+    "ModeReport",
+    "Outcome",
+    "PassK",
+    "RunReport",
+    "ScenarioCell",
+    "ScenarioFlip",
+    "ScenarioRow",
+    "TradeoffRow",
+    "TrailPolicy",
+    "TranscriptLine",
+    "TrialRow",
+]
+
+REPORT_VERSION = "1.0"
+"""The version of the report's data (and of its JSON Schema): ``major.minor``."""
+
+TrailPolicy = Literal["failing", "all", "none"]
+"""Which trials carry a full approval trail: ``failing`` (failing trials plus one
+passing example per scenario and mode), ``all``, or ``none``."""
+
+Outcome = Literal["pass", "fail"]
+"""A scenario's outcome on one side: ``pass`` when all its counted trials passed."""
+
+
+class _Row(BaseModel):
+    # unknown fields are ignored, not refused: a reader of 1.x reads any later 1.y
+    model_config = ConfigDict(frozen=True)
+
+
+# -- per mode ------------------------------------------------------------------------------
+
+
+class PassK(_Row):
+    """One point of a pass^k curve: the chance that ``k`` trials of a scenario all pass,
+    averaged over scenarios."""
+
+    k: int
+    value: float
+
+
+class ModeReport(_Row):
+    """One control mode's results.
+
+    Attributes:
+        mode: the mode's name.
+        fingerprint: the mode's fingerprint from the manifest ("" if the manifest lacks it).
+        scenarios: distinct scenarios with counted trials.
+        trials: counted trials (after the run's error treatment).
+        passed: counted trials that passed.
+        pass_hat_k: pass^k for k = 1..the smallest trial count of a scenario.
+        pass_rate: passing trials / trials, with a Wilson 95% interval.
+        wrong_variant_rate: trials offering a wrong variant / trials.
+        unsupported_claim_rate: unsupported claims / claims.
+        unsupported_claim_trial_rate: trials with an unsupported claim / trials.
+        abandoned_handoff_rate: trials with an abandoned hand-off / trials.
+        mean_clarification_rounds, mean_review_minutes, mean_denials, mean_steps:
+            per-trial means.
+        errors: trials that ended in an agent error.
+        infra_errors: trials whose infrastructure retries ran out.
+        excluded: of those, how many the error treatment excluded from the numbers.
+    """
+
+    mode: str
+    fingerprint: str
+    scenarios: int
+    trials: int
+    passed: int
+    pass_hat_k: tuple[PassK, ...]
+    pass_rate: Interval
+    wrong_variant_rate: Interval
+    unsupported_claim_rate: Interval
+    unsupported_claim_trial_rate: Interval
+    abandoned_handoff_rate: Interval
+    mean_clarification_rounds: float
+    mean_review_minutes: float
+    mean_denials: float
+    mean_steps: float
+    errors: int
+    infra_errors: int
+    excluded: int
+
+
+# -- comparisons ----------------------------------------------------------------------------
+
+
+class FlipRow(_Row):
+    """A scenario whose outcome differs between the two modes of a comparison."""
+
+    scenario_id: str
+    outcome_a: Outcome
+    outcome_b: Outcome
+
+
+class TradeoffRow(_Row):
+    """One metric of the trade-off view: both modes' values and which is better.
+
+    Attributes:
+        metric: the metric's key (``pass_rate``, ``wrong_variant_rate``...).
+        label: how people read it (``wrong variant``).
+        value_a, value_b: the metric on each side.
+        difference: ``value_b - value_a``.
+        higher_is_better: whether a larger value is the better one.
+        better: the better mode's name, or ``None`` on a tie.
+    """
+
+    metric: str
+    label: str
+    value_a: float
+    value_b: float
+    difference: float
+    higher_is_better: bool
+    better: str | None
+
+
+class ModeComparison(_Row):
+    """Mode ``b`` against mode ``a`` of the same run, paired by scenario
+    (:func:`remit.harness.compare`).
+
+    Attributes:
+        a, b: the modes' names (``delta`` is b - a).
+        n_paired: scenarios with counted trials in both modes.
+        pass1_a, pass1_b: each mode's pass^1 over the paired scenarios.
+        delta, delta_low, delta_high: the pass^1 delta and its paired bootstrap interval.
+        confidence: the interval's coverage.
+        mcnemar_p: McNemar's exact two-sided p on scenario outcomes.
+        b01, b10: scenarios passing in b only, in a only.
+        flips: those scenarios.
+        missing: scenarios left out of the pairing (``id (missing on a|b: reason)``).
+        warnings: sentences a reader must see.
+        tradeoff: the metrics side by side, with the better mode.
+    """
+
+    a: str
+    b: str
+    n_paired: int
+    pass1_a: float
+    pass1_b: float
+    delta: float
+    delta_low: float
+    delta_high: float
+    confidence: float
+    mcnemar_p: float
+    b01: int
+    b10: int
+    flips: tuple[FlipRow, ...]
+    missing: tuple[str, ...]
+    warnings: tuple[str, ...]
+    tradeoff: tuple[TradeoffRow, ...]
+
+
+# -- breakdown ------------------------------------------------------------------------------
+
+
+class BreakdownCell(_Row):
+    """One mode's trials in one group: how many, how many passed, the rate's interval."""
+
+    mode: str
+    trials: int
+    passed: int
+    pass_rate: Interval
+
+
+class FacetRow(_Row):
+    """The trials of scenarios tagged ``facet=value`` (e.g. ``product=actuator-pairing``)."""
+
+    facet: str
+    value: str
+    scenarios: int
+    cells: tuple[BreakdownCell, ...]
+
+
+class HandoffRow(_Row):
+    """The trials of scenarios needing ``handoffs`` owner actions."""
+
+    handoffs: int
+    scenarios: int
+    cells: tuple[BreakdownCell, ...]
+
+
+class Breakdown(_Row):
+    """Pass rates per subtask group and per number of required hand-offs.
+
+    Attributes:
+        facets: one row per tag facet and value, facets and values sorted.
+        handoffs: one row per number of required hand-offs, ascending.
+        handoffs_source: where the numbers came from: ``tags`` (``tags["handoffs"]``),
+            ``plan`` (owner steps of the reference plan), or ``unavailable`` (no suite).
+    """
+
+    facets: tuple[FacetRow, ...]
+    handoffs: tuple[HandoffRow, ...]
+    handoffs_source: Literal["tags", "plan", "unavailable"]
+
+
+# -- failures and scenarios ------------------------------------------------------------------
+
+
+class ModeCount(_Row):
+    """A count in one mode."""
+
+    mode: str
+    count: int
+
+
+class FailureCause(_Row):
+    """Failing trials grouped by what broke.
+
+    Attributes:
+        expectation: the broken expectation (a failure sentence's part before ``:``).
+        rule: the fit rule the sentences mention (``C1``..``C7``, ``S1``..``S3``), if any.
+        trials: failing trials with this cause, all modes.
+        by_mode: per mode, in run order.
+        scenarios: the scenarios affected, in run order.
+        example: one failure sentence of this group.
+    """
+
+    expectation: str
+    rule: str | None
+    trials: int
+    by_mode: tuple[ModeCount, ...]
+    scenarios: tuple[str, ...]
+    example: str
+
+
+class ScenarioCell(_Row):
+    """One scenario in one mode: passes out of counted trials and pass^k at k = trials."""
+
+    mode: str
+    passes: int
+    trials: int
+    pass_hat_k: float
+
+
+class ScenarioFlip(_Row):
+    """A scenario's outcome changing between two modes."""
+
+    a: str
+    b: str
+    outcome_a: Outcome
+    outcome_b: Outcome
+
+
+class ScenarioRow(_Row):
+    """One scenario across the modes.
+
+    Attributes:
+        scenario_id: the scenario.
+        title: its title ("" without the suite).
+        tags: its tags (empty without the suite or for handwritten scenarios).
+        cells: per mode, in run order.
+        flips: the comparisons in which its outcome changes.
+    """
+
+    scenario_id: str
+    title: str
+    tags: dict[str, str]
+    cells: tuple[ScenarioCell, ...]
+    flips: tuple[ScenarioFlip, ...]
+
+
+# -- approval trails ------------------------------------------------------------------------
+
+
+class DecisionRow(_Row):
+    """One authority decision of a trial.
+
+    Attributes:
+        step, minute: where it happened (trail step, simulated minute).
+        actor_id, role: who asked.
+        action: the write decided.
+        quote_id: the record.
+        version: the quote version decided on, if known from the trail.
+        version_hash: its content hash, shortened to 8 characters.
+        allowed: the decision.
+        deciding: the grant (allowed) or forbid (denied) ids that decided it.
+        authority: the role whose grant decided an allowed write (an agent acting on
+            ``g-finance-approve@agent`` acts under finance's authority).
+        unmet: every unmet condition, as a sentence.
+        reasons: a denied decision's reasons (an allowed one's only restate its grant).
+        evidence: evidence cited.
+        handoff_id: the hand-off the write answered, if any.
+        effect: what the write did: the transition (``priced -> approval_pending``), the
+            new version (``v3``), the error that stopped an allowed write
+            (``guard_failed: ...``), or "" (denied, or nothing recorded).
+        diverges: this is the first step departing from the reference plan.
+    """
+
+    step: int
+    minute: int
+    actor_id: str
+    role: str
+    action: str
+    quote_id: str
+    version: int | None
+    version_hash: str
+    allowed: bool
+    deciding: tuple[str, ...]
+    authority: str | None
+    unmet: tuple[str, ...]
+    reasons: tuple[str, ...]
+    evidence: tuple[str, ...]
+    handoff_id: str | None
+    effect: str
+    diverges: bool
+
+
+class TranscriptLine(_Row):
+    """One message: ``[t=minute] sender -> to: text``."""
+
+    step: int
+    minute: int
+    sender: str
+    to: str
+    tool: str
+    text: str
+    handoff_id: str | None
+
+
+class Divergence(_Row):
+    """The first of the agent's steps that departs from the reference plan.
+
+    Attributes:
+        step: the trail step.
+        minute: its simulated minute.
+        expected: what the plan expected there.
+    """
+
+    step: int
+    minute: int
+    expected: str
+
+
+class ApprovalTrail(_Row):
+    """The approval trail of one trial.
+
+    Attributes:
+        decisions: every authority decision, in order.
+        confirmations: the final confirmations as sentences (who approved the final
+            version, who released payment, the final state).
+        divergence: the first step departing from the reference plan, if any.
+        divergence_note: why no divergence is given (no plan without the suite, or
+            the agent followed the plan); "" when ``divergence`` is set.
+        transcript: every message, in order.
+        ended: how the trial ended (``agent_end at step 11 (t=38m): ...``), or
+            ``not ended``.
+        explanation: the shortest explaining trail (:func:`remit.reports.explain`),
+            for failing trials when the scenario is known; "" otherwise.
+    """
+
+    decisions: tuple[DecisionRow, ...]
+    confirmations: tuple[str, ...]
+    divergence: Divergence | None
+    divergence_note: str
+    transcript: tuple[TranscriptLine, ...]
+    ended: str
+    explanation: str
+
+
+class TrialRow(_Row):
+    """One trial.
+
+    Attributes:
+        id: ``{run}/{scenario}/{mode}/{trial}``.
+        scenario_id, mode, trial, seed: its coordinates.
+        passed: whether it passed (an excluded infrastructure error counts as not passed).
+        counted: whether the run's error treatment counts it in the numbers.
+        infra_error: the infrastructure error when its retries ran out.
+        score: its score.
+        trail: its approval trail, when the trail policy keeps it.
+    """
+
+    id: str
+    scenario_id: str
+    mode: str
+    trial: int
+    seed: int
+    passed: bool
+    counted: bool
+    infra_error: str | None
+    score: TrialScore
+    trail: ApprovalTrail | None
+
+
+# -- the report -----------------------------------------------------------------------------
+
+
+class RunReport(_Row):
+    """The report of one run (see the module docstring for the sections).
+
+    Attributes:
+        report_version: :data:`REPORT_VERSION` when built.
+        generated_at: when the report was built (aware UTC).
+        manifest: the run's manifest.
+        plans_available: whether the suite was given (reference plans and tags known).
+        trail_policy: which trials carry a full approval trail.
+        trails_kept: how many trials carry one.
+        notes: sentences a reader must see (missing suite, trail policy, caps).
+        modes: per mode, in run order.
+        comparisons: every pair of modes, in run order.
+        breakdown: pass rates per tag facet and per required hand-offs.
+        failure_causes: failures grouped by cause, most frequent first.
+        scenarios: per scenario, in run order.
+        trials: per trial, in run order.
+    """
+
+    report_version: str
+    generated_at: AwareDatetime
+    manifest: RunManifest
+    plans_available: bool
+    trail_policy: TrailPolicy
+    trails_kept: int
+    notes: tuple[str, ...]
+    modes: tuple[ModeReport, ...]
+    comparisons: tuple[ModeComparison, ...]
+    breakdown: Breakdown
+    failure_causes: tuple[FailureCause, ...]
+    scenarios: tuple[ScenarioRow, ...]
+    trials: tuple[TrialRow, ...]

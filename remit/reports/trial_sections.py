@@ -1,0 +1,312 @@
+"""The HTML report's trial and scenario sections.
+
+Which trials get a section (:func:`shown_trials`): failing trials first, then passing
+trials whose approval trail the report kept, taken round-robin over (scenario, mode) up
+to a cap, so a capped page still shows examples of every failing scenario and mode.
+Each scenario section (:func:`scenario_sections`) lists its trials per mode: links to
+those with a section, index ranges for the others. Each trial shown gets one collapsed
+``<details>`` (:func:`trial_section`).
+
+A trial section opens on the trial's verdict and ends with its approval trail:
+
+- the score's facts (final state, end reason, steps, denials...) and every broken
+  expectation, unsupported claim and abandoned hand-off, as sentences;
+- the first divergence from the reference plan, called out, and the shortest
+  explaining trail (:func:`remit.reports.explain`) when the report carries it;
+- the swimlane of the four parties (:func:`remit.reports.swimlane.swimlane_svg`);
+- two columns: the approval trail table (each decision with the grant or forbid ids
+  that decided it and the authority used; the diverging row marked ``>>``) with the
+  final confirmations under it, and the transcript beside it.
+
+Anchors: a trial's section has the id ``trial-<run>/<scenario>/<mode>/<n>`` and a
+scenario's ``scenario-<id>``, with every character outside ``A-Z a-z 0-9 . _ / -``
+escaped as ``~`` and two hex digits per UTF-8 byte (:func:`anchor`), so the same string
+is a valid id and a fragment that needs no percent-encoding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from remit.reports.model import ApprovalTrail, DecisionRow, RunReport, TranscriptLine, TrialRow
+from remit.reports.swimlane import swimlane_svg
+
+__all__ = [
+    "anchor",
+    "scenario_anchor",
+    "scenario_sections",
+    "shown_trials",
+    "trial_anchor",
+    "trial_section",
+]
+
+_OPEN_LIMIT = 40
+"""Link lists longer than this are collapsed."""
+
+_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._/-")
+
+
+def anchor(prefix: str, raw: str) -> str:
+    """``prefix-raw`` with unsafe characters escaped (see the module docstring).
+
+    Example:
+        >>> anchor("scenario", "fit check #2")
+        'scenario-fit~20check~20~232'
+    """
+    out = [ch if ch in _SAFE else "".join(f"~{b:02x}" for b in ch.encode()) for ch in raw]
+    return f"{prefix}-{''.join(out)}"
+
+
+def scenario_anchor(scenario_id: str) -> str:
+    """The id of a scenario's section."""
+    return anchor("scenario", scenario_id)
+
+
+def trial_anchor(trial_id: str) -> str:
+    """The id of a trial's section (``trial_id`` is ``run/scenario/mode/n``)."""
+    return anchor("trial", trial_id)
+
+
+def _verdict(row: TrialRow) -> str:
+    if row.infra_error is not None:
+        return "infrastructure error"
+    return "passed" if row.passed else "failed"
+
+
+def _facts(row: TrialRow) -> str:
+    score = row.score
+    wrong = f"yes ({', '.join(score.wrong_skus)})" if score.wrong_variant else "no"
+    pairs = [
+        ("verdict", _verdict(row) + ("" if row.counted else " (not counted)")),
+        ("seed", str(row.seed)),
+        ("final state", score.final_state),
+        ("ended", score.end_reason),
+        ("agent steps", str(score.steps)),
+        ("denials", str(score.denials)),
+        ("clarification rounds", str(score.clarification_rounds)),
+        ("review minutes", str(score.review_minutes)),
+        ("wrong variant", wrong),
+        ("claims (unsupported)", f"{score.claims} ({score.unsupported_claims})"),
+        ("abandoned hand-offs", str(score.abandoned_handoffs)),
+    ]
+    if row.infra_error:
+        pairs.append(("infrastructure error", row.infra_error))
+    cells = "".join(f"<div><dt>{escape(k)}</dt><dd>{escape(v)}</dd></div>" for k, v in pairs)
+    return f'<dl class="facts">{cells}</dl>'
+
+
+def _sentences(title: str, sentences: Sequence[str], css: str) -> str:
+    if not sentences:
+        return ""
+    items = "".join(f"<li>{escape(s)}</li>" for s in sentences)
+    return f'<p class="sub">{escape(title)}</p><ul class="{css}">{items}</ul>'
+
+
+def _decision_row(row: DecisionRow) -> str:
+    verdict = '<span class="ok">allowed</span>' if row.allowed else \
+        '<span class="no">DENIED</span>'
+    version = f"v{row.version} " if row.version is not None else ""
+    authority = escape(row.authority) if row.authority else "&#8212;"
+    if row.authority and row.authority != row.role:
+        authority = f'<span class="borrowed">{authority}</span>'
+    why = [*row.unmet, *([] if row.allowed else row.reasons)]
+    detail = "".join(f"<div>{escape(w)}</div>" for w in why)
+    evidence = f'<div class="ev">evidence: {escape(", ".join(row.evidence))}</div>' \
+        if row.evidence else ""
+    handoff = f'<div class="id">answers {escape(row.handoff_id)}</div>' if row.handoff_id \
+        else ""
+    mark = "&gt;&gt;" if row.diverges else ""
+    marked = ' class="diverges"' if row.diverges else ""
+    return (f'<tr{marked}><td class="mk">{mark}</td>'
+            f"<td>{row.step}</td><td>{row.minute}m</td>"
+            f'<td>{escape(row.role)}<div class="id">{escape(row.actor_id)}</div></td>'
+            f"<td>{escape(row.action)}{handoff}</td>"
+            f"<td>{escape(row.quote_id)} {version}<code>{escape(row.version_hash)}</code></td>"
+            f"<td>{verdict}</td>"
+            f'<td class="grants">{"<br>".join(escape(g) for g in row.deciding) or "&#8212;"}</td>'
+            f"<td>{authority}</td><td>{detail}{evidence}</td></tr>")
+
+
+def _decisions(trail: ApprovalTrail) -> str:
+    if not trail.decisions:
+        return '<p class="muted">No authority decision was taken in this trial.</p>'
+    head = "".join(f"<th>{h}</th>" for h in (
+        "", "step", "t", "role", "action", "quote", "decision", "deciding ids", "authority",
+        "unmet / reasons, evidence"))
+    body = "".join(_decision_row(d) for d in trail.decisions)
+    return f'<table class="trail"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def _transcript(lines: Sequence[TranscriptLine], diverged: int | None) -> str:
+    if not lines:
+        return '<p class="muted">No message was exchanged.</p>'
+    items = []
+    for line in lines:
+        marked = diverged is not None and line.step == diverged
+        css = ' class="diverges"' if marked else ""
+        tool = "" if line.tool == "message" else f' <span class="tool">{escape(line.tool)}</span>'
+        handoff = f' <span class="tool">{escape(line.handoff_id)}</span>' if line.handoff_id \
+            else ""
+        items.append(
+            f'<li{css}><div class="who">'
+            f"{'&gt;&gt; ' if marked else ''}{line.step} &#183; {line.minute}m &#183; "
+            f"<b>{escape(line.sender)}</b> &#8594; {escape(line.to)}{tool}{handoff}</div>"
+            f'<div class="said">{escape(line.text)}</div></li>')
+    return f'<ol class="transcript">{"".join(items)}</ol>'
+
+
+def _trail(row: TrialRow, trail: ApprovalTrail) -> str:
+    parts = []
+    if trail.divergence is not None:
+        d = trail.divergence
+        parts.append(f'<p class="divergence">&gt;&gt; The agent left the reference plan at '
+                     f"step {d.step} (t={d.minute}m); the plan expected "
+                     f"<code>{escape(d.expected)}</code>.</p>")
+    elif trail.divergence_note:
+        parts.append(f'<p class="muted">No divergence marked: {escape(trail.divergence_note)}.</p>')
+    if trail.explanation:
+        parts.append('<details class="explain"><summary>Shortest explaining trail</summary>'
+                     f"<pre>{escape(trail.explanation)}</pre></details>")
+    lane = swimlane_svg(trail, f"swimlane of {row.id}")
+    if lane:
+        parts.append(f'<p class="sub">Swimlane</p><div class="scroll">{lane}</div>')
+    confirmations = "".join(f"<li>{escape(c)}</li>" for c in trail.confirmations)
+    diverged = trail.divergence.step if trail.divergence is not None else None
+    parts.append(
+        '<div class="cols"><div class="col">'
+        f'<p class="sub">Approval trail ({len(trail.decisions)} decisions)</p>'
+        f'<div class="scroll">{_decisions(trail)}</div>'
+        f'<p class="sub">Final confirmations</p><ul class="confirm">{confirmations}</ul>'
+        f'</div><div class="col"><p class="sub">Transcript ({len(trail.transcript)} messages)'
+        f"</p>{_transcript(trail.transcript, diverged)}</div></div>")
+    return "".join(parts)
+
+
+def trial_section(row: TrialRow, *, scenario_link: bool = True) -> str:
+    """One trial's section: a collapsed ``<details>`` with the trial's anchor as its id.
+
+    Args:
+        row: the trial.
+        scenario_link: link back to the scenario's section (off when the page has none).
+    """
+    first = row.score.failures[0] if row.score.failures else (
+        row.infra_error or ("passed" if row.passed else "failed"))
+    css = "trial pass" if row.passed else "trial fail"
+    sign = "&#10003;" if row.passed else "&#10007;"
+    back = (f' &#183; <a href="#{scenario_anchor(row.scenario_id)}">scenario '
+            f"{escape(row.scenario_id)}</a>") if scenario_link else ""
+    body = [_facts(row),
+            _sentences("Broken expectations", row.score.failures, "broke"),
+            _sentences("Unsupported claims", row.score.unsupported, "broke"),
+            _sentences("Abandoned hand-offs", row.score.abandoned, "broke")]
+    if row.trail is not None:
+        body.append(_trail(row, row.trail))
+    else:
+        body.append('<p class="muted">The approval trail of this trial was not kept in the '
+                    "report (see the trail policy in the header).</p>")
+    return (f'<details class="{css}" id="{trial_anchor(row.id)}"><summary>'
+            f'<span class="sign">{sign}</span> <b>{escape(row.scenario_id)}</b> &#183; '
+            f"{escape(row.mode)} &#183; trial {row.trial} &#8212; "
+            f'<span class="first">{escape(first)}</span></summary>'
+            f'<div class="body"><p class="muted">{escape(row.id)}{back}</p>'
+            f'{"".join(body)}</div></details>\n')
+
+
+# -- which trials get a section, and the scenario sections listing them -------------------
+
+
+def _ranges(numbers: Sequence[int]) -> str:
+    """``0-3, 5, 7-9`` from sorted trial indices."""
+    spans: list[list[int]] = []
+    for n in numbers:
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}&#8211;{b}" for a, b in spans)
+
+
+def _round_robin(trials: Sequence[TrialRow]) -> list[str]:
+    """Trial ids taking one from each (scenario, mode) in turn, so that a cap keeps
+    examples of every failing scenario rather than all trials of the first ones."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for t in trials:
+        groups.setdefault((t.scenario_id, t.mode), []).append(t.id)
+    order: list[str] = []
+    depth = 0
+    while len(order) < len(trials):
+        order += [ids[depth] for ids in groups.values() if depth < len(ids)]
+        depth += 1
+    return order
+
+
+def shown_trials(trials: Sequence[TrialRow], cap: int) -> set[str]:
+    """Ids of the trials given a section: failing ones first, then passing ones whose
+    trail the report kept, each taken round-robin over (scenario, mode), up to ``cap``.
+
+    Args:
+        trials: the report's trials, in run order.
+        cap: the most sections.
+    """
+    failing = _round_robin([t for t in trials if not t.passed])
+    kept = _round_robin([t for t in trials if t.passed and t.trail is not None])
+    return set((failing + kept)[:max(0, cap)])
+
+
+def _trial_links(trials: Sequence[TrialRow]) -> str:
+    links = [f'<a href="#{trial_anchor(t.id)}">#{t.trial}</a>' for t in trials]
+    if len(links) <= _OPEN_LIMIT:
+        return ", ".join(links)
+    return (f"<details><summary>{len(links)} trials</summary>"
+            f'<p>{", ".join(links)}</p></details>')
+
+
+def _mode_line(mode: str, trials: Sequence[TrialRow], shown: set[str]) -> str:
+    passed = sum(t.passed for t in trials)
+    parts = [f"<b>{escape(mode)}</b>: {passed}/{len(trials)} passed"]
+    failing = [t for t in trials if not t.passed and t.id in shown]
+    examples = [t for t in trials if t.passed and t.id in shown]
+    if failing:
+        parts.append(f'failing: <span class="no">{_trial_links(failing)}</span>')
+    if examples:
+        parts.append(f"passing, with trail: {_trial_links(examples)}")
+    hidden_pass = [t.trial for t in trials if t.passed and t.id not in shown]
+    hidden_fail = [t.trial for t in trials if not t.passed and t.id not in shown]
+    if hidden_pass:
+        parts.append(f'<span class="muted">passing, no section: {_ranges(hidden_pass)}</span>')
+    if hidden_fail:
+        parts.append(f'<span class="no">failing, left out (section cap): '
+                     f"{_ranges(hidden_fail)}</span>")
+    return "<li>" + "; ".join(parts) + "</li>"
+
+
+def scenario_sections(report: RunReport, shown: set[str]) -> str:
+    """One collapsed ``<details>`` per scenario, listing its trials per mode: links to
+    the trials in ``shown``, ranges of the others (passing, or failing left out).
+
+    Args:
+        report: the report.
+        shown: ids of the trials that have a section (:func:`shown_trials`).
+    """
+    by_scenario: dict[str, dict[str, list[TrialRow]]] = {}
+    for t in report.trials:
+        by_scenario.setdefault(t.scenario_id, {}).setdefault(t.mode, []).append(t)
+    parts = []
+    for s in report.scenarios:
+        modes = by_scenario.get(s.scenario_id, {})
+        counts = " &#183; ".join(f"{escape(c.mode)} {c.passes}/{c.trials}" for c in s.cells)
+        failing = any(c.passes < c.trials for c in s.cells)
+        tags = ", ".join(f"{escape(k)}={escape(v)}" for k, v in sorted(s.tags.items()))
+        flips = "".join(f"<li>flips: {escape(f.a)} {f.outcome_a} &#8594; {escape(f.b)} "
+                        f"{f.outcome_b}</li>" for f in s.flips)
+        lines = "".join(_mode_line(m, ts, shown) for m, ts in modes.items())
+        parts.append(
+            f'<details class="scenario" id="{scenario_anchor(s.scenario_id)}"><summary>'
+            f'<span class="{"no" if failing else "ok"}">{"&#10007;" if failing else "&#10003;"}'
+            f"</span> <b>{escape(s.scenario_id)}</b> {escape(s.title)} &#8212; {counts}"
+            f'</summary><div class="body">'
+            + (f'<p class="muted">tags: {tags}</p>' if tags else "")
+            + f"<ul>{flips}{lines}</ul></div></details>\n")
+    return (f'<section id="scenario-sections"><h2>Scenario sections</h2>{"".join(parts)}'
+            "</section>")

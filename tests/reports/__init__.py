@@ -1,0 +1,1 @@
+"""Tests of remit.reports: the report model, its formats and the approval trail."""

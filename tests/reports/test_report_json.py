@@ -1,0 +1,97 @@
+"""The JSON report: versioned, stable key order, valid against its committed schema."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from remit.reports import (
+    REPORT_SCHEMA_VERSION,
+    REPORT_VERSION,
+    RunReport,
+    parse_report,
+    render_json,
+    report_schema,
+    report_schema_json,
+)
+from tests.reports.conftest import UPDATE_ENV
+from tests.reports.schema_check import violations
+
+SCHEMA_FILE = Path(__file__).parents[2] / "docs" / "report.schema.json"
+
+
+def test_the_committed_schema_is_the_generated_one() -> None:
+    text = report_schema_json()
+    if os.environ.get(UPDATE_ENV) == "1":
+        SCHEMA_FILE.write_text(text, encoding="utf-8")
+    assert SCHEMA_FILE.read_text(encoding="utf-8") == text, (
+        f"docs/report.schema.json is stale; run the tests with {UPDATE_ENV}=1 to regenerate "
+        "it, and bump REPORT_VERSION if the shape changed")
+
+
+def test_the_schema_is_versioned_with_the_report() -> None:
+    schema = report_schema()
+    assert schema["version"] == REPORT_SCHEMA_VERSION == REPORT_VERSION == "1.0"
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    properties = schema["properties"]
+    assert isinstance(properties, dict)
+    assert violations("2.0", properties["report_version"]) \
+        == ["$: '2.0' does not match '^1\\\\.[0-9]+$'"]
+
+
+@pytest.mark.parametrize("agent", ["baseline", "oracle"])
+def test_json_report_validates_against_the_schema(
+        agent: str, request: pytest.FixtureRequest) -> None:
+    report: RunReport = request.getfixturevalue(f"{agent}_report")
+    data = json.loads(render_json(report))
+    assert violations(data, report_schema()) == []
+    assert data["report_version"] == "1.0"
+
+
+def test_the_checker_catches_a_broken_report(baseline_report: RunReport) -> None:
+    data = json.loads(render_json(baseline_report))
+    del data["modes"][0]["pass_rate"]
+    data["trials"][0]["passed"] = "yes"
+    problems = violations(data, report_schema())
+    assert "$.modes[0]: missing required 'pass_rate'" in problems
+    assert "$.trials[0].passed: str is not ['boolean']" in problems
+    assert len(problems) == 2
+
+
+def test_a_later_minor_version_with_new_fields_still_reads(baseline_report: RunReport) -> None:
+    data = json.loads(render_json(baseline_report))
+    data["report_version"] = "1.7"
+    data["added_in_1_7"] = {"anything": 1}
+    data["modes"][0]["added_too"] = True
+    assert violations(data, report_schema()) == []
+    assert parse_report(json.dumps(data)).modes == baseline_report.modes
+
+
+def test_json_round_trips_through_the_model(baseline_report: RunReport) -> None:
+    text = render_json(baseline_report)
+    assert parse_report(text) == baseline_report
+    assert render_json(parse_report(text)) == text
+
+
+def test_every_required_key_of_the_schema_is_in_the_output(
+        baseline_report: RunReport) -> None:
+    data = json.loads(render_json(baseline_report))
+    schema = report_schema()
+    assert list(data) == schema["required"] == list(RunReport.model_fields)
+
+
+def test_keys_keep_the_model_field_order(baseline_report: RunReport) -> None:
+    data = json.loads(render_json(baseline_report))
+    assert list(data)[:3] == ["report_version", "generated_at", "manifest"]
+    trial = data["trials"][0]
+    assert list(trial) == ["id", "scenario_id", "mode", "trial", "seed", "passed", "counted",
+                           "infra_error", "score", "trail"]
+
+
+def test_compact_json_is_one_line(baseline_report: RunReport) -> None:
+    text = render_json(baseline_report, indent=None)
+    assert text.count("\n") == 1
+    assert json.loads(text) == json.loads(render_json(baseline_report))

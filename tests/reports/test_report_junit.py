@@ -1,0 +1,98 @@
+"""The JUnit report: valid XML, one case per scenario and mode, metrics as properties."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from remit.harness import ErrorTreatment
+from remit.reports import RunReport, build_report, render_junit
+from tests.reports.conftest import SmallRun
+from tests.reports.runs import GENERATED
+
+
+def _properties(element: ET.Element) -> dict[str, str]:
+    found = element.find("properties")
+    assert found is not None
+    return {p.get("name", ""): p.get("value", "") for p in found.findall("property")}
+
+
+def test_one_case_per_scenario_and_mode(baseline_report: RunReport) -> None:
+    root = ET.fromstring(render_junit(baseline_report))
+    assert root.tag == "testsuites"
+    assert (root.get("tests"), root.get("failures"), root.get("skipped")) == ("6", "2", "0")
+    suites = root.findall("testsuite")
+    assert [s.get("name") for s in suites] == ["all_tools", "dual_control"]
+    cases = [(c.get("classname"), c.get("name")) for s in suites for c in s.findall("testcase")]
+    assert cases == [(m, s) for m in ("all_tools", "dual_control")
+                     for s in ("actuator-pairing", "consent-withheld", "three-way-mismatch")]
+
+
+def test_failures_carry_the_broken_expectations_and_the_explanation(
+        baseline_report: RunReport) -> None:
+    root = ET.fromstring(render_junit(baseline_report))
+    failed = {(c.get("classname"), c.get("name")): c.find("failure")
+              for c in root.iter("testcase") if c.find("failure") is not None}
+    assert set(failed) == {("all_tools", "consent-withheld"),
+                           ("dual_control", "three-way-mismatch")}
+    failure = failed[("all_tools", "consent-withheld")]
+    assert failure is not None
+    assert failure.get("message") == ("2 of 2 trials failed: final_state: expected rejected, "
+                                      "got accepted")
+    text = failure.text or ""
+    assert "r-20260101-090000-abcdef/consent-withheld/all_tools/0: failed" in text
+    assert "\n>> 07 " in text
+    assert "expectation broke: forbidden_actions: accept was performed by agent" in text
+
+
+def test_metrics_are_properties(baseline_report: RunReport) -> None:
+    root = ET.fromstring(render_junit(baseline_report))
+    suite = root.find("testsuite")
+    assert suite is not None
+    props = _properties(suite)
+    assert props["pass^1"] == "0.6667"
+    assert props["pass^2"] == "0.6667"
+    assert props["trials"] == "6"
+    for name in ("pass_rate", "wrong_variant_rate", "unsupported_claim_rate",
+                 "abandoned_handoff_rate"):
+        assert {name, f"{name}.low", f"{name}.high"} <= set(props)
+    assert props["abandoned_handoff_rate"] == "0.3333"
+    assert {"mean_clarification_rounds", "mean_review_minutes", "mean_denials",
+            "mean_steps", "errors"} <= set(props)
+    case = suite.find("testcase[@name='consent-withheld']")
+    assert case is not None
+    assert _properties(case) == {"trials": "2", "passes": "0", "pass^2": "0.0000",
+                                 "excluded": "0"}
+
+
+def test_a_case_whose_trials_were_all_excluded_is_skipped(baseline_run: SmallRun) -> None:
+    manifest, result, suite = baseline_run
+    records = [r.model_copy(update={"infra_error": "TimeoutError: LLM timed out"})
+               if r.scored.scenario_id == "actuator-pairing" else r for r in result.trials]
+    report = build_report(manifest, records, suite, generated_at=GENERATED)
+    root = ET.fromstring(render_junit(report))
+    case = root.find("testsuite/testcase[@name='actuator-pairing']")
+    assert case is not None
+    skipped = case.find("skipped")
+    assert skipped is not None
+    assert skipped.get("message") == ("all 2 trials ended in an infrastructure error and "
+                                      "were excluded")
+    counted = manifest.model_copy(
+        update={"error_treatment": ErrorTreatment(on_exhausted="failure")})
+    report = build_report(counted, records, suite, generated_at=GENERATED)
+    case = ET.fromstring(render_junit(report)).find(
+        "testsuite/testcase[@name='actuator-pairing']")
+    assert case is not None
+    failure = case.find("failure")
+    assert failure is not None
+    assert "infrastructure error: TimeoutError: LLM timed out" in (failure.text or "")
+
+
+def test_control_characters_are_dropped(baseline_report: RunReport) -> None:
+    row = baseline_report.trials[0]
+    score = row.score.model_copy(update={"passed": False, "failures": ("bad\x00byte: \x1b[0m",)})
+    broken = baseline_report.model_copy(update={"trials": (
+        row.model_copy(update={"score": score, "passed": False, "trail": None}),
+        *baseline_report.trials[1:])})
+    root = ET.fromstring(render_junit(broken))
+    texts = "".join(f.text or "" for f in root.iter("failure"))
+    assert "badbyte: [0m" in texts
