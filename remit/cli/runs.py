@@ -111,7 +111,7 @@ def run(
                 f"`remit run --resume {run_id}" + (f" --db {db}`" if db else "`"),
                 markup=False)
             raise typer.Exit(INTERRUPTED) from None
-        manifest = started[0]
+        manifest = store.manifest(started[0].run_id)  # as stored: finished, if it did
         if report is not None:
             written = write_report(manifest, store.trials(manifest.run_id), suite_of(manifest),
                                    report)
