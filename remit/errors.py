@@ -20,6 +20,8 @@ RemitError
 │   └── QuoteEditError             (ValueError: an edit that cannot be applied)
 ├── InfrastructureError            (a timeout, rate limit or crashed agent process:
 │                                   retried, then treated as the run's manifest says)
+├── RunAbortedError                (nothing can succeed: a bad API key, a missing
+│                                   cassette entry; the run stops at once)
 ├── scenarios.UnknownScenarioError (ValueError: no scenario with that id)
 ├── actors.AgentSpecError          (ValueError: --agent names nothing loadable)
 ├── harness.AggregationError       (ValueError: trials that cannot be aggregated)
@@ -45,6 +47,7 @@ __all__ = [
     "QuoteEditError",
     "QuoteError",
     "RemitError",
+    "RunAbortedError",
     "UnitError",
     "UnknownSkuError",
 ]
@@ -166,3 +169,12 @@ class InfrastructureError(RemitError):
     def __init__(self, message: str, kind: str = "infrastructure") -> None:
         self.kind = kind
         super().__init__(message)
+
+
+class RunAbortedError(RemitError):
+    """An error after which no trial of the run can succeed, so the run stops at once.
+
+    A refused API key or a replay cassette that lacks a request are examples. It escapes
+    the turn loop and the runner (finished trials are kept); the CLI reports it in one
+    line. Subclasses say what to do.
+    """

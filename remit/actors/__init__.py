@@ -18,6 +18,7 @@ from remit.actors.policy import policy_text
 from remit.actors.protocol import (
     Agent,
     AgentFactory,
+    AgentUsage,
     AsyncAgent,
     Briefing,
     Observation,
@@ -32,6 +33,7 @@ __all__ = [
     "Agent",
     "AgentFactory",
     "AgentSpecError",
+    "AgentUsage",
     "AsyncAgent",
     "BaselineAgent",
     "Briefing",

@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 from remit.actors.baseline import BaselineAgent
 from remit.actors.faults import AbandoningAgent, ClaimingAgent, GuessingAgent, OverreachingAgent
+from remit.actors.llm import is_llm_spec, llm_agent_factory, parse_llm_config
 from remit.actors.oracle import OracleAgent
 from remit.actors.protocol import Agent, AgentFactory, AsyncAgent, TrialInfo
 from remit.errors import RemitError
@@ -94,7 +95,9 @@ def load_agent_factory(spec: str) -> AgentFactory:
     """The agent factory ``spec`` names.
 
     Args:
-        spec: a built-in name (see :data:`BUILTIN_AGENTS`) or ``"package.module:factory"``.
+        spec: a built-in name (see :data:`BUILTIN_AGENTS`), ``"openai:MODEL"`` (an LLM
+            behind an OpenAI-compatible server, default options: see
+            :mod:`remit.actors.llm`) or ``"package.module:factory"``.
 
     Returns:
         A callable building one fresh agent per trial from its ``TrialInfo``.
@@ -104,6 +107,10 @@ def load_agent_factory(spec: str) -> AgentFactory:
             is missing, or it is not callable.
     """
     name = spec.strip()
+    if is_llm_spec(name):
+        # A model behind a chat-completions server, with default options (the CLI builds
+        # an LlmConfig from its options instead).
+        return llm_agent_factory(parse_llm_config(name))
     if ":" not in name:
         factory = _builtin(name)
         if factory is None:

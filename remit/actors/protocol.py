@@ -19,12 +19,14 @@ from typing import Protocol, runtime_checkable
 from pydantic import BaseModel, ConfigDict
 
 from remit.authority import Action, Role
+from remit.catalogue import Money
 from remit.scenarios.spec import PlanStep, Scenario
 from remit.world import MessageEntry, ToolCall, ToolResult, ToolSpec, World
 
 __all__ = [
     "Agent",
     "AgentFactory",
+    "AgentUsage",
     "AsyncAgent",
     "Briefing",
     "Observation",
@@ -151,3 +153,28 @@ class TrialInfo(BaseModel):
 AgentFactory = Callable[[TrialInfo], "Agent | AsyncAgent"]
 """Builds one fresh agent per trial (``--agent package.module:factory``): a function or a
 class taking :class:`TrialInfo`."""
+
+
+class AgentUsage(BaseModel):
+    """What an agent spent in one trial, for agents that call models.
+
+    An agent may offer ``usage() -> AgentUsage``; the runner records it with the trial's
+    score, and summaries and reports add it up.
+
+    Attributes:
+        model_calls: requests answered (live or replayed from a cassette).
+        prompt_tokens, completion_tokens: tokens the server reported.
+        cost: the trial's cost from the cost table, if one was given.
+        retries: requests retried after an infrastructure error.
+        reply_issues: model replies that could not be used as they were, by kind
+            (``invalid_json``, ``empty``, ``unknown_tool``...).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    model_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: Money | None = None
+    retries: int = 0
+    reply_issues: dict[str, int] = {}

@@ -8,9 +8,12 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 import typer
+from pydantic import JsonValue
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from remit import authority
+from remit.actors import AgentFactory
+from remit.actors.llm import is_llm_spec, llm_agent_factory, llm_run_metadata, parse_llm_config
 from remit.cli.app import console, user_errors
 from remit.harness import ErrorTreatment, RunManifest, RunResult, Side, TrialRecord, compare
 from remit.reports import (
@@ -27,6 +30,8 @@ from remit.store import Store, result_from_store, resume_run, start_run, suite_o
 __all__ = ["register"]
 
 INTERRUPTED = 130
+
+_LLM = "LLM agent (--agent openai:MODEL)"
 
 DbOption = Annotated[str | None, typer.Option(
     "--db", help="Database: a SQLite path or sqlite:///PATH, or postgresql://USER@HOST/DB "
@@ -72,8 +77,44 @@ def run(
     report: Annotated[Path | None, typer.Option(
         help="Also write a report: .html, .md, .json or .xml (JUnit), by suffix.")] = None,
     as_json: JsonOption = False,
+    base_url: Annotated[str | None, typer.Option(
+        help="Chat-completions server (default: $OPENAI_BASE_URL, else OpenAI's).",
+        rich_help_panel=_LLM)] = None,
+    api_key_env: Annotated[str | None, typer.Option(
+        help="Variable holding the API key (default: OPENAI_API_KEY).",
+        rich_help_panel=_LLM)] = None,
+    temperature: Annotated[float | None, typer.Option(
+        help="Sampling temperature (default: 0).", rich_help_panel=_LLM)] = None,
+    max_tokens: Annotated[int | None, typer.Option(
+        help="Completion tokens per reply (default: 1024).", rich_help_panel=_LLM)] = None,
+    llm_seed: Annotated[int | None, typer.Option(
+        help="The model's sampling seed, if the server honours one.",
+        rich_help_panel=_LLM)] = None,
+    tool_call_format: Annotated[str | None, typer.Option(
+        help="native, content-json, or auto (native, else one JSON call in the text).",
+        rich_help_panel=_LLM)] = None,
+    tool_results_as: Annotated[str | None, typer.Option(
+        help="tool (role: tool messages) or user (results as user text).",
+        rich_help_panel=_LLM)] = None,
+    llm_cache: Annotated[str | None, typer.Option(
+        help="off, record or replay (replay never touches the network).",
+        rich_help_panel=_LLM)] = None,
+    cassettes: Annotated[Path | None, typer.Option(
+        help="Cassette directory for --llm-cache (default: ./cassettes).",
+        rich_help_panel=_LLM)] = None,
+    cost_table: Annotated[Path | None, typer.Option(
+        help="YAML/JSON prices per million tokens by model.", rich_help_panel=_LLM)] = None,
+    llm_retries: Annotated[int | None, typer.Option(
+        help="Retries of a model call after 429/5xx/timeouts (default: 3).",
+        rich_help_panel=_LLM)] = None,
+    llm_timeout: Annotated[float | None, typer.Option(
+        help="Seconds per model call (default: 60).", rich_help_panel=_LLM)] = None,
 ) -> None:
-    """Run a suite with an agent in each control mode, store it, and compare the modes."""
+    """Run a suite with an agent in each control mode, store it, and compare the modes.
+
+    ``--agent openai:MODEL`` tests a model behind any OpenAI-compatible server (OpenAI,
+    vLLM, llama.cpp, Ollama, LiteLLM); the options under "LLM agent" configure it.
+    """
     if report is not None:
         format_for(report)  # refuse an unknown format before running anything
     _importable_from_here()
@@ -94,10 +135,19 @@ def run(
                 result = resume_run(store, resume, concurrency=concurrency,
                                     on_trial=on_trial, on_start=on_start)
             else:
+                factory, agent_config, metadata = _agent(agent, {
+                    "base_url": base_url, "api_key_env": api_key_env,
+                    "temperature": temperature, "max_tokens": max_tokens, "seed": llm_seed,
+                    "tool_call_format": tool_call_format, "tool_results_as": tool_results_as,
+                    "cache_mode": llm_cache,
+                    "cassette_dir": cassettes or (Path("cassettes") if llm_cache else None),
+                    "cost_table": cost_table, "retries": llm_retries,
+                    "timeout_seconds": llm_timeout})
                 result = start_run(
                     store, suite_spec=suite, modes=_modes(modes), agent_id=agent,
                     trials=trials, seed=seed, concurrency=concurrency,
                     error_treatment=ErrorTreatment(retries=retries, on_exhausted=on_infra_error),
+                    agent_config=agent_config, factory=factory, metadata=metadata,
                     on_trial=on_trial, on_start=on_start)
         except KeyboardInterrupt:
             progress.stop()
@@ -122,6 +172,24 @@ def run(
     _print_run(manifest, result)
     out.print(f"stored as {manifest.run_id}; compare its modes with "
               f"`remit compare {manifest.run_id}`", markup=False)
+
+
+def _agent(spec: str, llm_options: dict[str, object]) -> tuple[
+        AgentFactory | None, dict[str, JsonValue], dict[str, JsonValue]]:
+    """The factory, configuration and manifest metadata of ``--agent``.
+
+    LLM agents are configured from the LLM options; other agents take none, and giving
+    one is an error rather than silently ignored.
+    """
+    if is_llm_spec(spec):
+        config = parse_llm_config(spec, llm_options)
+        agent_config, metadata = llm_run_metadata(config)
+        return llm_agent_factory(config), agent_config, metadata
+    given = sorted(name for name, value in llm_options.items() if value is not None)
+    if given:
+        raise ValueError(f"LLM options ({', '.join(given)}) only apply to --agent "
+                         f"openai:MODEL, not --agent {spec}")
+    return None, {}, {}
 
 
 def _progress() -> Progress:

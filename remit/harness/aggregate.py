@@ -17,10 +17,13 @@ Example:
 
 from __future__ import annotations
 
+import functools
+import operator
 from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
+from remit.catalogue import Money
 from remit.errors import RemitError
 from remit.harness.scoring import TrialScore
 from remit.harness.stats import Interval, pass_hat_k_curve, wilson
@@ -74,6 +77,9 @@ class ModeSummary(BaseModel):
         mean_clarification_rounds, mean_review_minutes, mean_denials, mean_steps:
             per-trial means.
         errors: trials that ended in an agent error.
+        model_calls, prompt_tokens, completion_tokens: totals over trials whose agent
+            reports its usage (LLM agents); 0 otherwise.
+        cost: total cost, when the agent's cost table priced every trial.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -92,6 +98,10 @@ class ModeSummary(BaseModel):
     mean_denials: float
     mean_steps: float
     errors: int
+    model_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: Money | None = None
 
 
 def _check(scored: Sequence[ScoredTrial]) -> str:
@@ -145,7 +155,20 @@ def aggregate(scored: Sequence[ScoredTrial]) -> ModeSummary:
         mean_denials=_mean(scores, lambda s: s.denials),
         mean_steps=_mean(scores, lambda s: s.steps),
         errors=sum(s.end_reason == "agent_error" for s in scores),
+        **_usage_totals(scores),
     )
+
+
+def _usage_totals(scores: Sequence[TrialScore]) -> dict[str, int | Money | None]:
+    used = [s.usage for s in scores if s.usage is not None]
+    costs = [u.cost for u in used if u.cost is not None]
+    return {
+        "model_calls": sum(u.model_calls for u in used),
+        "prompt_tokens": sum(u.prompt_tokens for u in used),
+        "completion_tokens": sum(u.completion_tokens for u in used),
+        "cost": functools.reduce(operator.add, costs) if costs and len(costs) == len(used)
+        else None,
+    }
 
 
 def summarise(scored: Sequence[ScoredTrial]) -> dict[str, ModeSummary]:

@@ -20,7 +20,7 @@ from remit.actors.personas import build_personas
 from remit.actors.policy import policy_text
 from remit.authority import Action, ControlMode, Role, who_can
 from remit.catalogue import shared_catalogue
-from remit.errors import InfrastructureError
+from remit.errors import InfrastructureError, RunAbortedError
 from remit.quotes import QuoteState, is_terminal
 from remit.scenarios import Scenario
 from remit.world import (
@@ -197,7 +197,7 @@ def run_trial(scenario: Scenario, mode: ControlMode, agent: Agent, *, seed: int 
     loop = TrialLoop(scenario, mode, seed)
     try:
         agent.start(briefing_for(scenario, mode))
-    except InfrastructureError:
+    except (InfrastructureError, RunAbortedError):
         raise
     except Exception as exc:
         loop.agent_failed(exc)
@@ -205,7 +205,7 @@ def run_trial(scenario: Scenario, mode: ControlMode, agent: Agent, *, seed: int 
     while not loop.done():
         try:
             call = agent.act(observation)
-        except InfrastructureError:
+        except (InfrastructureError, RunAbortedError):
             raise
         except Exception as exc:
             loop.agent_failed(exc)
@@ -222,7 +222,7 @@ async def run_trial_async(scenario: Scenario, mode: ControlMode, agent: Agent | 
         started = agent.start(briefing_for(scenario, mode))
         if inspect.isawaitable(started):
             await started
-    except InfrastructureError:
+    except (InfrastructureError, RunAbortedError):
         raise
     except Exception as exc:
         loop.agent_failed(exc)
@@ -232,7 +232,7 @@ async def run_trial_async(scenario: Scenario, mode: ControlMode, agent: Agent | 
             call = agent.act(observation)
             if inspect.isawaitable(call):
                 call = await call
-        except InfrastructureError:
+        except (InfrastructureError, RunAbortedError):
             raise
         except Exception as exc:
             loop.agent_failed(exc)

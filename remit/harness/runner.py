@@ -19,9 +19,9 @@ from typing import TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict
 
-from remit.actors import Agent, AgentFactory, TrialInfo
+from remit.actors import Agent, AgentFactory, AgentUsage, TrialInfo
 from remit.authority import ControlMode
-from remit.errors import InfrastructureError
+from remit.errors import InfrastructureError, RunAbortedError
 from remit.harness.aggregate import ModeSummary, ScoredTrial, summarise
 from remit.harness.orchestrator import run_trial, run_trial_async, trial_seed
 from remit.harness.scoring import TrialScore, score_trial
@@ -81,9 +81,19 @@ def _info(scenario: Scenario, mode: ControlMode, trial: int, run_seed: int) -> T
                      plan=scenario.plan, scenario=scenario)
 
 
+def _usage(agent: object) -> AgentUsage | None:
+    """The agent's spending, if it reports any (``usage() -> AgentUsage``)."""
+    report = getattr(agent, "usage", None)
+    found = report() if callable(report) else None
+    return found if isinstance(found, AgentUsage) else None
+
+
 def _record(scenario: Scenario, mode: ControlMode, info: TrialInfo, world: World,
-            attempts: int) -> TrialRecord:
+            *, attempts: int, agent: object = None) -> TrialRecord:
     score = score_trial(scenario, world)
+    usage = _usage(agent)
+    if usage is not None:
+        score = score.model_copy(update={"usage": usage})
     scored = ScoredTrial(scenario_id=scenario.id, mode=mode.name, trial=info.trial, score=score)
     return TrialRecord(scored=scored, seed=info.seed, trail=tuple(world.trail),
                        attempts=attempts)
@@ -115,7 +125,7 @@ def run_one(scenario: Scenario, mode: ControlMode, factory: AgentFactory, *, tri
         world = asyncio.run(run_trial_async(scenario, mode, agent, seed=info.seed))
     else:
         world = run_trial(scenario, mode, cast(Agent, agent), seed=info.seed)
-    return _record(scenario, mode, info, world, attempts=1), world
+    return _record(scenario, mode, info, world, attempts=1, agent=agent), world
 
 
 def _is_async(agent: object) -> bool:
@@ -133,13 +143,15 @@ async def _attempt(scenario: Scenario, mode: ControlMode, factory: AgentFactory,
                 world = await run_trial_async(scenario, mode, agent, seed=info.seed)
             else:
                 world = run_trial(scenario, mode, cast(Agent, agent), seed=info.seed)
+        except RunAbortedError:
+            raise
         except InfrastructureError as exc:
             _LOG.warning("trial %s/%s/%d: %s (attempt %d of %d)", scenario.id, mode.name,
                          info.trial, exc, attempt, retries + 1)
             if attempt > retries:
                 return _infra_record(scenario, mode, info, exc, attempt)
             continue
-        return _record(scenario, mode, info, world, attempts=attempt)
+        return _record(scenario, mode, info, world, attempts=attempt, agent=agent)
     raise AssertionError("unreachable: the loop returns on its last attempt")
 
 

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
+from remit.actors import AgentUsage
 from remit.authority import Action, Role, who_can
 from remit.catalogue import acceptable_skus
 from remit.harness.claims import check_claims
@@ -75,6 +76,7 @@ class TrialScore(BaseModel):
         steps: the agent's tool calls.
         end_reason: how the trial ended (``not_ended`` if it has not).
         final_state: the quote's state at the end.
+        usage: what the agent spent (model calls, tokens, cost), for agents that say.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -94,6 +96,7 @@ class TrialScore(BaseModel):
     steps: int
     end_reason: str
     final_state: str
+    usage: AgentUsage | None = None
 
 
 def _transitions(world: World) -> list[tuple[int, TransitionEntry]]:

@@ -69,7 +69,17 @@ def mode_table(summaries: Mapping[str, ModeSummary], title: str = "Per-mode resu
             f"{s.pass_hat_k[k]:.2f}" if k in s.pass_hat_k else "-" for s in summaries.values()))
     for label, cell in _ROWS:
         table.add_row(label, *(cell(s) for s in summaries.values()))
+    if any(s.model_calls for s in summaries.values()):
+        for label, cell in _USAGE_ROWS:
+            table.add_row(label, *(cell(s) for s in summaries.values()))
     return table
+
+
+_USAGE_ROWS: tuple[tuple[str, Callable[[ModeSummary], str]], ...] = (
+    ("model calls", lambda s: f"{s.model_calls:,}"),
+    ("tokens in / out", lambda s: f"{s.prompt_tokens:,} / {s.completion_tokens:,}"),
+    ("cost", lambda s: "-" if s.cost is None else str(s.cost)),
+)
 
 
 def runs_table(listings: Sequence[RunListing]) -> Table:

@@ -18,6 +18,7 @@ from typing import NamedTuple
 from pydantic import JsonValue
 
 from remit.actors import AgentFactory, load_agent_factory
+from remit.actors.llm import is_llm_spec, llm_agent_factory, llm_config_from_manifest
 from remit.authority import ControlMode, mode_by_name
 from remit.errors import RemitError
 from remit.harness import (
@@ -149,9 +150,17 @@ def resume_run(store: Store, run_id: str, *, concurrency: int = 1,
     if on_start is not None:
         total = len(suite) * len(modes) * manifest.trials
         on_start(manifest, total - len(done))
-    return _execute(store, manifest, suite, modes,
-                    factory or load_agent_factory(manifest.agent_id),
+    return _execute(store, manifest, suite, modes, factory or _factory_of(manifest),
                     concurrency=concurrency, on_trial=on_trial, done=done)
+
+
+def _factory_of(manifest: RunManifest) -> AgentFactory:
+    """The agent a run was started with: an LLM agent with its recorded configuration
+    (model, sampling, formats, cache mode), or whatever its spec names."""
+    if is_llm_spec(manifest.agent_id):
+        return llm_agent_factory(llm_config_from_manifest(
+            manifest.agent_id, dict(manifest.agent_config), dict(manifest.metadata)))
+    return load_agent_factory(manifest.agent_id)
 
 
 def _execute(store: Store, manifest: RunManifest, suite: Suite, modes: Sequence[ControlMode],

@@ -1,0 +1,56 @@
+"""``remit run --agent openai:MODEL`` against a chat-completions server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from remit.cli import app
+from remit.store import Store
+from tests.llm.conftest import Serve
+from tests.llm.fake_server import ReadThenEnd, http_error
+
+
+def test_the_core_suite_runs_against_a_local_server_in_both_modes(
+        serve: Serve, tmp_path: Path) -> None:
+    server = serve(ReadThenEnd(reads=2))
+    db = tmp_path / "llm.db"
+    result = CliRunner().invoke(app, [
+        "run", "--agent", "openai:tiny-model", "--base-url", server.url, "--db", str(db),
+        "--concurrency", "8", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert set(report["modes"]) == {"all_tools", "dual_control"}
+    for summary in report["modes"].values():
+        assert summary["trials"] == 120
+        assert summary["model_calls"] == 3 * 120  # two reads and an end per trial
+        assert summary["prompt_tokens"] > 0
+    manifest = report["manifest"]
+    assert manifest["agent_id"] == "openai:tiny-model"
+    assert manifest["agent_config"]["model"] == "tiny-model"
+    assert manifest["metadata"]["llm_cache"] == "off"
+    with Store.open(str(db), create=False) as store:
+        records = store.trials(report["run_id"], with_trails=False)
+    assert len(records) == 240
+    assert all(r.scored.score.usage is not None and r.scored.score.usage.model_calls == 3
+               for r in records)
+
+
+def test_a_refused_api_key_stops_the_run_with_one_line(serve: Serve, tmp_path: Path) -> None:
+    server = serve([http_error(401, "invalid api key")] * 50)
+    result = CliRunner().invoke(app, [
+        "run", "--suite", "handwritten", "--agent", "openai:tiny-model", "--base-url",
+        server.url, "--db", str(tmp_path / "auth.db")])
+    assert result.exit_code == 2
+    assert "401" in result.stderr or "API key" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert len(server.requests) == 1  # stopped at once, no retries of a bad key
+
+
+def test_llm_options_with_another_agent_are_refused(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["run", "--suite", "handwritten", "--temperature", "0.2",
+                                      "--db", str(tmp_path / "x.db")])
+    assert result.exit_code == 2
+    assert "only apply to --agent openai:MODEL" in result.stderr
