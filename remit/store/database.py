@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, TypeVar
 
-from sqlalchemy import Connection, Engine, Table, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
@@ -220,32 +220,6 @@ class Database:
                     continue
                 raise error from None
         raise AssertionError("unreachable: the last attempt returns or raises")
-
-    def insert_many(self, connection: Connection, table: Table,
-                    rows: Sequence[Mapping[str, RowValue]]) -> None:
-        """Insert ``rows`` into ``table`` in bulk, inside ``connection``'s transaction.
-
-        PostgreSQL gets one ``COPY ... FROM STDIN`` (about half the cost of a pipelined
-        ``executemany``); SQLite gets ``executemany``, which is already a local loop.
-        """
-        if not rows:
-            return
-        if self.dialect != "postgresql":
-            connection.execute(table.insert(), list(rows))
-            return
-        import psycopg  # noqa: PLC0415 - only PostgreSQL stores need the driver
-
-        columns = [c.name for c in table.columns]
-        driver = cast("psycopg.Connection[tuple[object, ...]]",
-                      connection.connection.driver_connection)
-        statement = f"COPY {table.name} ({', '.join(columns)}) FROM STDIN"
-        try:
-            with driver.cursor() as cursor, cursor.copy(statement) as copy:
-                for row in rows:
-                    copy.write_row(tuple(row[name] for name in columns))
-        except psycopg.Error as exc:
-            # Raised outside SQLAlchemy's execute(): wrap it the way execute() would.
-            raise DBAPIError.instance(statement, None, exc, psycopg.Error) from exc
 
     def dispose(self) -> None:
         """Close every pooled connection."""
