@@ -130,7 +130,9 @@ def _mode_report(name: str, fingerprint: str, records: Sequence[TrialRecord],
         abandoned_handoff_rate=s.abandoned_handoff_rate,
         mean_clarification_rounds=s.mean_clarification_rounds,
         mean_review_minutes=s.mean_review_minutes, mean_denials=s.mean_denials,
-        mean_steps=s.mean_steps, errors=s.errors, infra_errors=infra, excluded=excluded)
+        mean_steps=s.mean_steps, errors=s.errors, infra_errors=infra, excluded=excluded,
+        model_calls=s.model_calls, prompt_tokens=s.prompt_tokens,
+        completion_tokens=s.completion_tokens, cost=s.cost)
 
 
 # -- comparisons ---------------------------------------------------------------------------

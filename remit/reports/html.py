@@ -163,6 +163,13 @@ def _summary(modes: Sequence[ModeReport]) -> str:
         ["infrastructure errors (excluded)", *(f"{m.infra_errors} ({m.excluded})"
                                                for m in modes)],
     ]
+    if any(m.model_calls for m in modes):
+        rows += [
+            ["model calls", *(f"{m.model_calls:,}" for m in modes)],
+            ["tokens in / out", *(f"{m.prompt_tokens:,} / {m.completion_tokens:,}"
+                                  for m in modes)],
+            ["cost", *("&#8212;" if m.cost is None else escape(str(m.cost)) for m in modes)],
+        ]
     return ('<section id="summary"><h2>Summary per mode</h2>'
             + _table(["metric", *(escape(m.mode) for m in modes)], rows, "summary")
             + '<p class="muted">Rates carry Wilson 95% intervals; pass^k is the chance that '

@@ -112,6 +112,13 @@ def _modes(report: RunReport) -> list[str]:
         ["agent errors", *(str(m.errors) for m in modes)],
         ["infra errors (excluded)", *(f"{m.infra_errors} ({m.excluded})" for m in modes)],
     ]
+    if any(m.model_calls for m in modes):
+        rows += [
+            ["model calls", *(f"{m.model_calls:,}" for m in modes)],
+            ["tokens in / out", *(f"{m.prompt_tokens:,} / {m.completion_tokens:,}"
+                                  for m in modes)],
+            ["cost", *("-" if m.cost is None else str(m.cost) for m in modes)],
+        ]
     shown = "" if ks == every else (f" pass^k is shown at k = {', '.join(map(str, ks))} of "
                                     f"1..{every[-1]}; the JSON report holds every k.")
     return ["## Per-mode results", "",

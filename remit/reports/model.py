@@ -28,6 +28,7 @@ from typing import Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
+from remit.catalogue import Money
 from remit.harness.manifest import RunManifest
 from remit.harness.scoring import TrialScore
 from remit.harness.stats import Interval
@@ -105,6 +106,9 @@ class ModeReport(_Row):
         errors: trials that ended in an agent error.
         infra_errors: trials whose infrastructure retries ran out.
         excluded: of those, how many the error treatment excluded from the numbers.
+        model_calls, prompt_tokens, completion_tokens, cost: what an agent that reports
+            its usage (an LLM agent) spent, summed over counted trials (0 / ``None``
+            otherwise).
     """
 
     mode: str
@@ -125,6 +129,10 @@ class ModeReport(_Row):
     errors: int
     infra_errors: int
     excluded: int
+    model_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: Money | None = None
 
 
 # -- comparisons ----------------------------------------------------------------------------
