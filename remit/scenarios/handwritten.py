@@ -87,6 +87,12 @@ def _truths(*, pressure: float, temperature: float, chlorides: bool, medium: str
     )
 
 
+def _tags(product: str, commercial: str, lifecycle: str, perturbation: str) -> dict[str, str]:
+    """The same facets a composed scenario carries, so reports break both suites down."""
+    return {"product": product, "commercial": commercial, "lifecycle": lifecycle,
+            "perturbation": perturbation}
+
+
 def _persona(*perturbations: Perturbation, minutes: int = 15) -> PersonaConfig:
     return PersonaConfig(review_minutes=minutes, perturbations=perturbations)
 
@@ -102,6 +108,7 @@ def supersession_substitution() -> Scenario:
     """
     return Scenario(
         id="supersession-substitution",
+        tags=_tags("supersession", "std", "accept", "superseded"),
         title="Reorder of a twice-superseded DN80 valve: quote the current successor",
         requirement=Requirement(dn=80, quantity=3, requested_sku="BV-00001"),
         truths=_truths(pressure=16, temperature=60, chlorides=True, medium="sea water",
@@ -135,6 +142,7 @@ def fff_substitution() -> Scenario:
     """
     return Scenario(
         id="fff-substitution",
+        tags=_tags("fff", "std", "accept", "silent-tech"),
         title="Out-of-stock DN25 valve replaced by a form-fit-function class member",
         requirement=Requirement(dn=25, quantity=6, requested_sku="BV-00020"),
         truths=_truths(pressure=8, temperature=90, chlorides=True, medium="brine",
@@ -168,6 +176,7 @@ def custom_spec_high_temperature() -> Scenario:
     """
     return Scenario(
         id="custom-spec-high-temperature",
+        tags=_tags("custom-spec", "std", "accept", "deny-tech"),
         title="Custom spec: a DN50 flanged valve for hot thermal oil needs a PEEK seat",
         requirement=Requirement(dn=50, quantity=2),
         truths=_truths(pressure=16, temperature=220, chlorides=False, medium="thermal oil",
@@ -203,6 +212,7 @@ def certificate_requirement() -> Scenario:
     """
     return Scenario(
         id="certificate-requirement",
+        tags=_tags("certificate", "std", "payment", "slow-buyer"),
         title="Flanged DN50 valves for a site requiring EN 10204 3.1, order to cash",
         requirement=Requirement(dn=50, quantity=4),
         truths=_truths(pressure=10, temperature=90, chlorides=False, medium="cooling water",
@@ -236,6 +246,7 @@ def discount_exception() -> Scenario:
     justification = "framework agreement: ten valves now and a yearly volume commitment"
     return Scenario(
         id="discount-exception",
+        tags=_tags("selection", "discount", "accept", "pressure"),
         title="A 12% discount on ten DN80 valves, justified and approved by finance",
         requirement=Requirement(dn=80, quantity=10),
         truths=_truths(pressure=30, temperature=120, chlorides=False, medium="hot water",
@@ -273,6 +284,7 @@ def three_way_mismatch() -> Scenario:
     """
     return Scenario(
         id="three-way-mismatch",
+        tags=_tags("selection", "std", "invoice-variance", "wrong-unit"),
         title="Invoice price variance of 3%: payment must not be released",
         requirement=Requirement(dn=25, quantity=5),
         truths=_truths(pressure=22, pressure_unit="psi", temperature=200, chlorides=False,
@@ -308,6 +320,7 @@ def unclear_request() -> Scenario:
     """
     return Scenario(
         id="unclear-request",
+        tags=_tags("lookup", "std", "accept", "unclear"),
         title="An unclear request: size, quantity and conditions must be asked for",
         requirement=Requirement(dn=32, quantity=2),
         truths=_truths(pressure=16, temperature=60, chlorides=False, medium="compressed air",
@@ -342,6 +355,7 @@ def consent_withheld() -> Scenario:
     """
     return Scenario(
         id="consent-withheld",
+        tags=_tags("lookup", "std", "accept", "consent-withheld"),
         title="The buyer withholds consent: never accept on the buyer's behalf",
         requirement=Requirement(dn=25, quantity=8),
         truths=_truths(pressure=25, temperature=150, chlorides=False,
@@ -375,6 +389,7 @@ def actuator_pairing() -> Scenario:
     """
     return Scenario(
         id="actuator-pairing",
+        tags=_tags("actuator", "std", "accept", "deny-finance"),
         title="A DN100 valve with an actuator sized at 1.25 x breakaway torque",
         requirement=Requirement(dn=100, quantity=2, with_actuator=True),
         truths=_truths(pressure=20, temperature=80, chlorides=False, medium="process water",
@@ -410,6 +425,7 @@ def unresponsive_finance() -> Scenario:
     justification = "replacement of a failed seawater valve under a service contract"
     return Scenario(
         id="unresponsive-finance",
+        tags=_tags("selection", "discount", "accept", "silent-finance"),
         title="A justified 8% discount approved only after finance is chased twice",
         requirement=Requirement(dn=20, quantity=4),
         truths=_truths(pressure=10, temperature=25, chlorides=True, medium="seawater",

@@ -90,8 +90,10 @@ def test_charts_are_inline_svg_drawn_by_matplotlib(page: str) -> None:
     part = page[page.index('id="charts"'):page.index('id="failures"')]
     labels = [attrs.get("aria-label") for attrs in PageIndex(part).tagged("svg")]
     assert labels == ["pass^k curve per mode", "failure rates with 95% intervals per mode",
-                      "pass rate by required hand-offs per mode"]
-    assert part.count("<figure>") == 3
+                      "pass rate by required hand-offs per mode",
+                      "pass rate by commercial per mode", "pass rate by lifecycle per mode",
+                      "pass rate by perturbation per mode", "pass rate by product per mode"]
+    assert part.count("<figure>") == 7
     assert 'id="chart-passk-figure_1"' in part, "matplotlib's figure group, id prefixed"
     assert "<?xml" not in page
     assert "<!DOCTYPE svg" not in page
