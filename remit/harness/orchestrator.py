@@ -188,16 +188,22 @@ class TrialLoop:
         return self.world.ended is not None
 
 
+_NOT_THE_AGENTS = (InfrastructureError, RunAbortedError)
+"""Errors that leave the trial instead of failing it: the runner retries infrastructure
+errors and stops the run on an abort. Anything else an agent raises is its failure."""
+
+
 def run_trial(scenario: Scenario, mode: ControlMode, agent: Agent, *, seed: int = 0) -> World:
     """Run one trial with a synchronous agent; return the finished world (with its trail).
 
     The agent's exceptions end the trial with reason ``agent_error``; they never escape,
-    except :class:`~remit.errors.InfrastructureError`, which the runner retries.
+    except :class:`~remit.errors.InfrastructureError` (the runner retries it) and
+    :class:`~remit.errors.RunAbortedError` (the run stops).
     """
     loop = TrialLoop(scenario, mode, seed)
     try:
         agent.start(briefing_for(scenario, mode))
-    except (InfrastructureError, RunAbortedError):
+    except _NOT_THE_AGENTS:
         raise
     except Exception as exc:
         loop.agent_failed(exc)
@@ -205,7 +211,7 @@ def run_trial(scenario: Scenario, mode: ControlMode, agent: Agent, *, seed: int 
     while not loop.done():
         try:
             call = agent.act(observation)
-        except (InfrastructureError, RunAbortedError):
+        except _NOT_THE_AGENTS:
             raise
         except Exception as exc:
             loop.agent_failed(exc)
@@ -222,7 +228,7 @@ async def run_trial_async(scenario: Scenario, mode: ControlMode, agent: Agent | 
         started = agent.start(briefing_for(scenario, mode))
         if inspect.isawaitable(started):
             await started
-    except (InfrastructureError, RunAbortedError):
+    except _NOT_THE_AGENTS:
         raise
     except Exception as exc:
         loop.agent_failed(exc)
@@ -232,7 +238,7 @@ async def run_trial_async(scenario: Scenario, mode: ControlMode, agent: Agent | 
             call = agent.act(observation)
             if inspect.isawaitable(call):
                 call = await call
-        except (InfrastructureError, RunAbortedError):
+        except _NOT_THE_AGENTS:
             raise
         except Exception as exc:
             loop.agent_failed(exc)
