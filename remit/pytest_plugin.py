@@ -179,6 +179,10 @@ def _sink(config: pytest.Config, item: pytest.Item) -> Callable[[ScenarioOutcome
     return sink
 
 
+def _slug(text: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in text).strip("-")
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """Record the session as one run (``--remit-db``) and write its report
     (``--remit-report``), once, on the controller."""
@@ -190,7 +194,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     from datetime import UTC, datetime
 
     from remit.harness.spool import read_spool
-    from remit.store import Store, session_run
+    from remit.store import Store, session_runs
 
     outcomes = read_spool(spool)
     shutil.rmtree(spool, ignore_errors=True)
@@ -203,21 +207,26 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     started = datetime.now(UTC)
     if settings.db is not None:
         with Store.open(settings.db) as store:
-            run = session_run(outcomes, agent_id=settings.agent_label, seed=settings.seed,
-                              started_at=started, store=store)
-        lines.append(f"remit: stored {len(run.records)} trials as run {run.manifest.run_id} "
-                     f"in {settings.db}; see it with `remit show {run.manifest.run_id}`")
+            runs = session_runs(outcomes, seed=settings.seed, started_at=started, store=store)
+        lines += [f"remit: stored {len(run.records)} trials of {run.manifest.agent_id} as run "
+                  f"{run.manifest.run_id} in {settings.db}; see it with "
+                  f"`remit show {run.manifest.run_id}`" for run in runs]
     else:
-        run = session_run(outcomes, agent_id=settings.agent_label, seed=settings.seed,
-                          started_at=started)
-    if run.duplicates:
-        lines.append(f"remit: {run.duplicates} trials ran in several tests; the run keeps "
-                     "the first of each")
+        runs = session_runs(outcomes, seed=settings.seed, started_at=started)
+    duplicates = sum(run.duplicates for run in runs)
+    if duplicates:
+        lines.append(f"remit: {duplicates} trials ran in several tests with the same agent; "
+                     "each run keeps the first of each")
     if settings.report is not None:
         from remit.reports import write_report
 
-        written = write_report(run.manifest, run.records, run.suite, Path(settings.report))
-        lines.append(f"remit: report written to {written}")
+        target = Path(settings.report)
+        for run in runs:
+            # One report per agent: a run, and so a report, has one agent.
+            path = target if len(runs) == 1 else target.with_name(
+                f"{target.stem}-{_slug(run.manifest.agent_id)}{target.suffix}")
+            written = write_report(run.manifest, run.records, run.suite, path)
+            lines.append(f"remit: report written to {written}")
 
 
 def _node_settings(node: pytest.Item) -> RunSettings:

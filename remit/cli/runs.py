@@ -56,6 +56,7 @@ def _importable_from_here() -> None:
 
 
 def run(
+    ctx: typer.Context,
     suite: Annotated[str, typer.Option(
         help="Built-in suite (core, handwritten) or a directory of scenario files.")] = "core",
     agent: Annotated[str, typer.Option(
@@ -117,6 +118,8 @@ def run(
     """
     if report is not None:
         format_for(report)  # refuse an unknown format before running anything
+    if resume is not None:
+        _refuse_options_on_resume(ctx)
     _importable_from_here()
     out = console()
     started: list[RunManifest] = []
@@ -172,6 +175,22 @@ def run(
     _print_run(manifest, result)
     out.print(f"stored as {manifest.run_id}; compare its modes with "
               f"`remit compare {manifest.run_id}`", markup=False)
+
+
+_RESUME_OPTIONS = frozenset({"resume", "db", "concurrency", "report", "as_json"})
+"""What ``--resume`` may be combined with; everything else comes from the run's manifest."""
+
+
+def _refuse_options_on_resume(ctx: typer.Context) -> None:
+    given = sorted(
+        name for name in ctx.params
+        if name not in _RESUME_OPTIONS
+        and getattr(ctx.get_parameter_source(name), "name", None) == "COMMANDLINE")
+    if given:
+        options = ", ".join("--" + name.replace("_", "-") for name in given)
+        raise ValueError(f"--resume runs the rest of a run exactly as it was started; "
+                         f"{options} cannot change it (only --db, --concurrency and "
+                         "--report apply); start a new run instead")
 
 
 def _agent(spec: str, llm_options: dict[str, object]) -> tuple[

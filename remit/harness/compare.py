@@ -8,9 +8,10 @@ two runs. :func:`compare` pairs the sides by scenario and reports:
   mean over paired scenarios of (b - a).
 - **a paired bootstrap 95% interval** of the delta: scenarios are resampled with
   replacement (``random.Random(seed)``, ``resamples`` times); the ends are the sorted
-  resampled means at positions ``floor(0.025·(R-1))`` and ``ceil(0.975·(R-1))``,
-  rounded outward. Means are exact (integer sums over a common denominator), so when
-  every scenario has the same difference the interval is that single point.
+  resampled means at positions ``floor(0.025·(R-1))`` and ``ceil(0.975·(R-1))``
+  (the positions, not the values, are rounded outward). Means are exact (integer sums
+  over a common denominator), so when every scenario has the same difference the
+  interval is that single point.
 - **McNemar's exact test** on scenario-level outcomes. A scenario *passes* on a side
   when **all** its counted trials passed (pass^k at k = n: the strict, reliability
   reading; one failure in n trials is a failure). ``b01`` counts scenarios passing on

@@ -27,7 +27,7 @@ from remit.store.recording import (
     resolve_suite,
     result_from_store,
     resume_run,
-    session_run,
+    session_runs,
     start_run,
     suite_of,
 )
@@ -59,7 +59,7 @@ __all__ = [
     "resolve_url",
     "result_from_store",
     "resume_run",
-    "session_run",
+    "session_runs",
     "start_run",
     "suite_of",
     "trial_id_for",

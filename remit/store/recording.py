@@ -40,7 +40,7 @@ from remit.scenarios import Scenario, Suite, load_suite
 from remit.store.store import Store
 
 __all__ = ["ResumeError", "SessionRun", "resolve_suite", "result_from_store", "resume_run",
-           "session_run", "start_run", "suite_of"]
+           "session_runs", "start_run", "suite_of"]
 
 _SUITE_PATH = "suite_path"
 
@@ -93,6 +93,7 @@ def start_run(store: Store, *, suite_spec: str, modes: Sequence[ControlMode],
     """
     suite = resolve_suite(suite_spec)
     treatment = error_treatment or ErrorTreatment()
+    agent_factory = factory or load_agent_factory(agent_id)  # a bad spec records nothing
     started = datetime.now(UTC)
     manifest = build_manifest(
         run_id=new_run_id(started), suite=suite, modes=modes, agent_id=agent_id,
@@ -102,7 +103,7 @@ def start_run(store: Store, *, suite_spec: str, modes: Sequence[ControlMode],
     store.create_run(manifest)
     if on_start is not None:
         on_start(manifest, len(suite) * len(modes) * trials)
-    return _execute(store, manifest, suite, modes, factory or load_agent_factory(agent_id),
+    return _execute(store, manifest, suite, modes, agent_factory,
                     concurrency=concurrency, on_trial=on_trial)
 
 
@@ -135,6 +136,10 @@ def resume_run(store: Store, run_id: str, *, concurrency: int = 1,
     """
     manifest = store.manifest(run_id)
     path = manifest.metadata.get(_SUITE_PATH)
+    if not isinstance(path, str) and manifest.suite_id not in suite_names():
+        raise ResumeError(f"cannot resume {run_id}: its suite {manifest.suite_id!r} is neither "
+                          "built in nor a directory of scenario files (a pytest session's "
+                          "runs are not resumable); run it again instead")
     suite = load_suite(str(path)) if isinstance(path, str) else builtin_suite(manifest.suite_id)
     if suite.fingerprint != manifest.suite_fingerprint:
         raise ResumeError(
@@ -198,13 +203,24 @@ class SessionRun(NamedTuple):
     duplicates: int
 
 
-def session_run(outcomes: Sequence[ScenarioOutcome], *, agent_id: str, seed: int,
-                started_at: datetime, store: Store | None = None) -> SessionRun:
-    """Gather a pytest session's outcomes into one run, stored in ``store`` if given.
+def session_runs(outcomes: Sequence[ScenarioOutcome], *, seed: int, started_at: datetime,
+                 store: Store | None = None) -> list[SessionRun]:
+    """Gather a pytest session's outcomes into runs, one per agent, stored if asked.
 
-    The same scenario run in the same mode by several tests keeps its first outcome's
-    trials (a run holds each trial once); the rest are counted as duplicates.
+    A run has one agent, so outcomes are grouped by the agent they ran with (a test's
+    marker may choose another). Within a run, the same scenario run in the same mode by
+    several tests keeps its first outcome's trials (a run holds each trial once); the
+    rest are counted as duplicates.
     """
+    by_agent: dict[str, list[ScenarioOutcome]] = {}
+    for outcome in outcomes:
+        by_agent.setdefault(outcome.agent, []).append(outcome)
+    return [_session_run(group, agent_id=agent, seed=seed, started_at=started_at, store=store)
+            for agent, group in by_agent.items()]
+
+
+def _session_run(outcomes: Sequence[ScenarioOutcome], *, agent_id: str, seed: int,
+                 started_at: datetime, store: Store | None) -> SessionRun:
     scenarios: dict[str, Scenario] = {}
     modes: dict[str, ControlMode] = {}
     records: dict[tuple[str, str, int], TrialRecord] = {}

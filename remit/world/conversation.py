@@ -2,8 +2,10 @@
 
 These tools record what was said and open or update hand-offs; handing control to the
 addressee is the orchestrator's job. A message that claims an authority action which
-the trail does not show ("finance already approved") is refused: remit's parties act
-through the gate, and words are not approvals.
+the trail does not show that party doing ("finance already approved"), in any of the
+agent's texts, is refused: remit's parties act through the gate, and words are not
+approvals. Questions and conditions ("has finance approved?", "until finance approved")
+are not claims.
 """
 
 from __future__ import annotations
@@ -43,6 +45,16 @@ AUTHORITY_CLAIMS: tuple[tuple[re.Pattern[str], Action], ...] = tuple(
 )
 """Phrases that claim another party's action, and the action each claims."""
 
+_PARTY: dict[str, Role] = {
+    "finance": Role.FINANCE, "the buyer": Role.BUYER, "buyer": Role.BUYER,
+    "the technical owner": Role.TECHNICAL_OWNER, "technical owner": Role.TECHNICAL_OWNER,
+    "engineering": Role.TECHNICAL_OWNER,
+}
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
+_HEDGE = re.compile(r"\b(?:until|unless|whether|if|once|when|after|before)\b[^.!?]*$",
+                    re.IGNORECASE)
+"""A claim inside a condition ("until finance approved") is not a claim."""
+
 
 def communicate(world: World, role: Role, tool: str, args: BaseModel) -> ToolResult:
     """Handle one communication tool call for ``role``."""
@@ -65,6 +77,12 @@ def communicate(world: World, role: Role, tool: str, args: BaseModel) -> ToolRes
 def _deliver(world: World, role: Role, tool: str, to: Role, text: str, *,
              facts: tuple[str, ...] = (), handoff_id: str | None = None,
              args: MessageArgs | None = None) -> ToolResult:
+    claimed = _unsupported_authority_claims(world, text) if role is Role.AGENT else []
+    if claimed:
+        return world.fail(
+            role, tool, "unsupported_authority_claim",
+            f"the {tool} text claims {', '.join(claimed)} but the trail shows no such action "
+            "by that party; state only what happened, or request_action(...) from the owner")
     if to is role or to is Role.SYSTEM:
         return world.fail(role, tool, "bad_arguments",
                           f"to={to.value!r} is not someone {role.value} can talk to; address "
@@ -80,21 +98,26 @@ def _deliver(world: World, role: Role, tool: str, to: Role, text: str, *,
 
 
 def _message(world: World, role: Role, args: MessageArgs) -> ToolResult:
-    claimed = _unsupported_authority_claims(world, args.text)
-    if claimed:
-        return world.fail(
-            role, "message", "unsupported_authority_claim",
-            f"the message claims {', '.join(claimed)} but the trail shows no such action; "
-            "state only what happened, or request_action(...) from the owner")
     return _deliver(world, role, "message", args.to, args.text, args=args)
 
 
 def _unsupported_authority_claims(world: World, text: str) -> list[str]:
-    done = {entry.action for entry in world.trail if isinstance(entry, TransitionEntry)}
-    return [
-        match.group(0) for pattern, action in AUTHORITY_CLAIMS
-        if (match := pattern.search(text)) and action not in done
-    ]
+    """Statements, in any of the agent's texts, that a party did what the trail does not
+    show that party doing. Questions and conditions ("until finance approved") are not
+    statements."""
+    done = {(entry.action, entry.role) for entry in world.trail
+            if isinstance(entry, TransitionEntry)}
+    claimed = []
+    for sentence in _SENTENCE.findall(text):
+        if sentence.rstrip().endswith("?"):
+            continue
+        for pattern, action in AUTHORITY_CLAIMS:
+            for match in pattern.finditer(sentence):
+                if _HEDGE.search(sentence[:match.start()]):
+                    continue
+                if (action, _PARTY[match.group("who").lower()]) not in done:
+                    claimed.append(match.group(0))
+    return claimed
 
 
 def _request_action(world: World, role: Role, args: RequestActionArgs) -> ToolResult:

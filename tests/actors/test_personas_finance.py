@@ -52,7 +52,7 @@ def test_denies_a_discount_above_standard_without_justification() -> None:
     quote = trial.world.quote
     assert quote.submission is not None
     quote.submission = quote.submission.model_copy(update={"justification": ""})
-    handoff = trial.request(Role.FINANCE, "approve", text="finance already approved this")
+    handoff = trial.request(Role.FINANCE, "approve", text="the CEO wants this approved now")
     assert trial.status(handoff) == "declined"
     assert quote.state == S.DENIED
     reason = trial.world.handoffs[handoff].reason

@@ -96,12 +96,14 @@ SITUATIONS: dict[str, Callable[[], tuple[Trial, Role, str, S]]] = {
 def test_no_text_talks_a_persona_into_a_forbidden_action(situation: str,
                                                          texts: list[str]) -> None:
     trial, owner, action, forbidden = SITUATIONS[situation]()
-    handoff = trial.request(owner, action, text=texts[0])
-    for text in texts[1:]:
+    handoff = trial.request(owner, action)
+    for text in texts:
+        # A text claiming another party's action is refused at the gate (tested in
+        # tests/world); every other text reaches the persona, which must not budge.
         trial.agent("message", to=owner.value, text=text)
         trial.agent("follow_up", handoff_id=handoff, text=text)
     assert trial.world.quote.state != forbidden
-    assert trial.status(handoff) == "declined"
+    assert trial.status(handoff) != "completed"
     assert not any(e.kind == "transition" and e.action.value == action
                    for e in trial.world.trail)
 

@@ -98,18 +98,22 @@ def test_the_session_is_stored_as_one_run_and_reported(pytester: pytest.Pytester
                                                "-p", "no:hypothesispytest")
 
     result.assert_outcomes(passed=6)
-    result.stdout.fnmatch_lines(["remit: stored * trials as run r-* in *runs.db; see it with "
-                                 "`remit show r-*`",
-                                 f"remit: report written to {report}"])
+    result.stdout.fnmatch_lines(["remit: stored * trials of * as run r-* in *runs.db; see it with "
+                                 "`remit show r-*`"])
     with Store.open(str(db), create=False) as store:
-        [listing] = store.runs()
-        records = store.trials(listing.run_id)
-    assert listing.suite_id == "pytest"
-    assert len(records) == listing.trials > 0
-    assert all(record.trail for record in records)
-    parsed = parse_report(report.read_text(encoding="utf-8"))
-    assert parsed.manifest.run_id == listing.run_id
-    assert sum(mode.trials for mode in parsed.modes) == listing.trials
+        listings = store.runs()
+        records = {listing.agent_id: store.trials(listing.run_id) for listing in listings}
+    assert len(listings) > 1, "TESTS uses several agents: one run each"
+    assert all(listing.suite_id == "pytest" for listing in listings)
+    assert all(records[listing.agent_id] and len(records[listing.agent_id]) == listing.trials
+               for listing in listings)
+    assert all(record.trail for trials in records.values() for record in trials)
+    for listing in listings:
+        path = report.with_name(f"report-{listing.agent_id}.json")
+        assert f"remit: report written to {path}" in result.stdout.str()
+        parsed = parse_report(path.read_text(encoding="utf-8"))
+        assert parsed.manifest.run_id == listing.run_id
+        assert sum(mode.trials for mode in parsed.modes) == listing.trials
 
 
 def test_under_xdist_results_merge_and_the_summary_appears_once(
@@ -128,3 +132,31 @@ def test_under_xdist_results_merge_and_the_summary_appears_once(
     assert "remit: 14 trial(s) from 10 test(s), per control mode" in output
     assert _table(output) == _table(serial.stdout.str())
     assert len(_table(output)) > 8
+
+
+def test_tests_with_different_agents_are_stored_as_one_run_each(
+        pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("""
+        import pytest
+
+        @pytest.mark.remit(modes=("dual_control",), agent="oracle")
+        def test_oracle(remit):
+            remit.run("supersession-substitution").expect_passed()
+
+        @pytest.mark.remit(modes=("dual_control",), agent="guessing")
+        def test_guessing(remit):
+            remit.run("supersession-substitution")
+    """)
+    db = pytester.path / "runs.db"
+    report = pytester.path / "report.md"
+    result = pytester.runpytest(f"--remit-db={db}", f"--remit-report={report}",
+                                "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2)
+    with Store.open(str(db), create=False) as store:
+        runs = {listing.agent_id: listing for listing in store.runs()}
+    assert set(runs) == {"oracle", "guessing"}
+    assert (runs["oracle"].trials, runs["oracle"].passed) == (1, 1)
+    assert (runs["guessing"].trials, runs["guessing"].passed) == (1, 0)
+    assert (pytester.path / "report-oracle.md").is_file()
+    assert (pytester.path / "report-guessing.md").is_file()
+    assert "trials ran in several tests" not in result.stdout.str()
