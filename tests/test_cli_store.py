@@ -167,3 +167,25 @@ def test_ctrl_c_keeps_finished_trials_and_says_how_to_resume(tmp_path: Path) -> 
     assert listing.trials == 3
     assert f"interrupted: 3 finished trials of {listing.run_id} are kept in" in stderr
     assert f"remit run --resume {listing.run_id} --db {db}" in stderr.replace("\n", "")
+
+
+def test_resume_refuses_options_that_would_change_the_run(db: str) -> None:
+    cli = CliRunner()
+    run_id = _run(cli, db, "--agent", "oracle", "--modes", "dual_control")
+    refused = cli.invoke(app, ["run", "--resume", run_id, "--db", db, "--trials", "5",
+                               "--agent", "baseline"])
+    assert refused.exit_code == 2
+    assert "--agent, --trials cannot change it" in refused.stderr
+    allowed = cli.invoke(app, ["run", "--resume", run_id, "--db", db, "--concurrency", "2",
+                               "--json"])
+    assert allowed.exit_code == 0, allowed.output
+    assert json.loads(allowed.stdout)["run_id"] == run_id
+
+
+def test_an_unloadable_agent_records_no_run(db: str) -> None:
+    cli = CliRunner()
+    _run(cli, db, "--agent", "oracle", "--modes", "dual_control")
+    result = cli.invoke(app, ["run", *HANDWRITTEN, "--db", db, "--agent", "nobody"])
+    assert result.exit_code == 2
+    with Store.open(db) as store:
+        assert [r.agent_id for r in store.runs()] == ["oracle"]
