@@ -11,9 +11,12 @@ when the agent fails (recorded as such, never crashing the run).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import inspect
 import logging
+from collections.abc import Coroutine
+from typing import TypeVar
 
 from remit.actors import Agent, AsyncAgent, Briefing, Observation, Persona
 from remit.actors.personas import build_personas
@@ -33,10 +36,11 @@ from remit.world import (
     tool_specs,
 )
 
-__all__ = ["AGENT_STEP_MINUTES", "TrialLoop", "briefing_for", "run_trial", "run_trial_async",
-           "trial_seed", "world_for"]
+__all__ = ["AGENT_STEP_MINUTES", "TrialLoop", "briefing_for", "drive", "run_trial",
+           "run_trial_async", "trial_seed", "world_for"]
 
 _LOG = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 #: Simulated minutes one agent step takes.
 AGENT_STEP_MINUTES = 1
@@ -193,36 +197,45 @@ _NOT_THE_AGENTS = (InfrastructureError, RunAbortedError)
 errors and stops the run on an abort. Anything else an agent raises is its failure."""
 
 
-def run_trial(scenario: Scenario, mode: ControlMode, agent: Agent, *, seed: int = 0) -> World:
-    """Run one trial with a synchronous agent; return the finished world (with its trail).
+def drive(coroutine: Coroutine[object, object, _T]) -> _T:
+    """Run ``coroutine`` to completion on a fresh event loop; Ctrl-C stops it at once.
+
+    Unlike :func:`asyncio.run`, this keeps Python's own SIGINT handling, so Ctrl-C
+    interrupts even a synchronous agent in the middle of a trial (``asyncio.run`` would
+    only cancel at the next ``await``). Trials still waiting are cancelled; finished
+    ones have already been handed to ``on_trial``. ``KeyboardInterrupt`` propagates.
+    """
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(coroutine)
+    finally:
+        pending = asyncio.all_tasks(loop)
+        for task in pending:
+            task.cancel()
+        if pending:
+            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()
+
+
+def run_trial(scenario: Scenario, mode: ControlMode, agent: Agent | AsyncAgent, *,
+              seed: int = 0) -> World:
+    """Run one trial outside any event loop; return the finished world (with its trail).
 
     The agent's exceptions end the trial with reason ``agent_error``; they never escape,
     except :class:`~remit.errors.InfrastructureError` (the runner retries it) and
     :class:`~remit.errors.RunAbortedError` (the run stops).
     """
-    loop = TrialLoop(scenario, mode, seed)
-    try:
-        agent.start(briefing_for(scenario, mode))
-    except _NOT_THE_AGENTS:
-        raise
-    except Exception as exc:
-        loop.agent_failed(exc)
-    observation = loop.observation()
-    while not loop.done():
-        try:
-            call = agent.act(observation)
-        except _NOT_THE_AGENTS:
-            raise
-        except Exception as exc:
-            loop.agent_failed(exc)
-            break
-        observation = loop.apply(call)
-    return loop.world
+    return drive(run_trial_async(scenario, mode, agent, seed=seed))
 
 
 async def run_trial_async(scenario: Scenario, mode: ControlMode, agent: Agent | AsyncAgent,
                           *, seed: int = 0) -> World:
-    """Run one trial with a synchronous or asynchronous agent."""
+    """Run one trial with a synchronous or asynchronous agent (the one turn loop).
+
+    A synchronous agent's calls run inline; an asynchronous agent's are awaited, so
+    trials in flight overlap their waiting.
+    """
     loop = TrialLoop(scenario, mode, seed)
     try:
         started = agent.start(briefing_for(scenario, mode))

@@ -12,18 +12,17 @@ uninterrupted one.
 from __future__ import annotations
 
 import asyncio
-import inspect
 import logging
-from collections.abc import Callable, Collection, Coroutine, Sequence
-from typing import TypeVar, cast
+from collections.abc import Callable, Collection, Sequence
+from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
-from remit.actors import Agent, AgentFactory, AgentUsage, TrialInfo
+from remit.actors import AgentFactory, AgentUsage, TrialInfo
 from remit.authority import ControlMode
 from remit.errors import InfrastructureError, RunAbortedError
 from remit.harness.aggregate import ModeSummary, ScoredTrial, summarise
-from remit.harness.orchestrator import run_trial, run_trial_async, trial_seed
+from remit.harness.orchestrator import drive, run_trial_async, trial_seed
 from remit.harness.scoring import TrialScore, score_trial
 from remit.scenarios import Scenario
 from remit.world import TrailEntry, World
@@ -121,16 +120,8 @@ def run_one(scenario: Scenario, mode: ControlMode, factory: AgentFactory, *, tri
     """
     info = _info(scenario, mode, trial, run_seed)
     agent = factory(info)
-    if _is_async(agent):
-        world = asyncio.run(run_trial_async(scenario, mode, agent, seed=info.seed))
-    else:
-        world = run_trial(scenario, mode, cast(Agent, agent), seed=info.seed)
+    world = drive(run_trial_async(scenario, mode, agent, seed=info.seed))
     return _record(scenario, mode, info, world, attempts=1, agent=agent), world
-
-
-def _is_async(agent: object) -> bool:
-    return (inspect.iscoroutinefunction(getattr(agent, "act", None))
-            or inspect.iscoroutinefunction(getattr(agent, "start", None)))
 
 
 async def _attempt(scenario: Scenario, mode: ControlMode, factory: AgentFactory,
@@ -139,10 +130,7 @@ async def _attempt(scenario: Scenario, mode: ControlMode, factory: AgentFactory,
     for attempt in range(1, retries + 2):
         try:
             agent = factory(info)  # building an agent may fail too (a process, a client)
-            if _is_async(agent):
-                world = await run_trial_async(scenario, mode, agent, seed=info.seed)
-            else:
-                world = run_trial(scenario, mode, cast(Agent, agent), seed=info.seed)
+            world = await run_trial_async(scenario, mode, agent, seed=info.seed)
         except RunAbortedError:
             raise
         except InfrastructureError as exc:
@@ -199,27 +187,6 @@ async def run_async(scenarios: Sequence[Scenario], modes: Sequence[ControlMode],
 
     await asyncio.gather(*(one(i, s, m, t) for i, (s, m, t) in enumerate(todo)))
     return [r for r in results if r is not None]
-
-
-def drive(coroutine: Coroutine[object, object, _T]) -> _T:
-    """Run ``coroutine`` to completion on a fresh event loop; Ctrl-C stops it at once.
-
-    Unlike :func:`asyncio.run`, this keeps Python's own SIGINT handling, so Ctrl-C
-    interrupts even a synchronous agent in the middle of a trial (``asyncio.run`` would
-    only cancel at the next ``await``). Trials still waiting are cancelled; finished
-    ones have already been handed to ``on_trial``. ``KeyboardInterrupt`` propagates.
-    """
-    loop = asyncio.new_event_loop()
-    try:
-        return loop.run_until_complete(coroutine)
-    finally:
-        pending = asyncio.all_tasks(loop)
-        for task in pending:
-            task.cancel()
-        if pending:
-            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
-        loop.run_until_complete(loop.shutdown_asyncgens())
-        loop.close()
 
 
 def run(scenarios: Sequence[Scenario], modes: Sequence[ControlMode], factory: AgentFactory,

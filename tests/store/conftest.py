@@ -49,6 +49,10 @@ def sqlite_url(tmp_path: Path) -> str:
 def postgres_url() -> Iterator[str]:
     """A fresh schema in the test PostgreSQL database, as a store URL; dropped afterwards."""
     base = os.environ.get(POSTGRES_ENV)
+    if not base and os.environ.get("CI"):
+        pytest.fail(f"{POSTGRES_ENV} is not set under CI: .ci/run sets it when the "
+                    "PostgreSQL server at 127.0.0.1:5432 answers; start it "
+                    "(pg_ctlcluster ... main start) so the store is tested for real")
     if not base:
         pytest.skip(f"{POSTGRES_ENV} is not set (point it at a PostgreSQL database, e.g. "
                     "postgresql://root@127.0.0.1:5432/test)")
