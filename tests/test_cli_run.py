@@ -56,7 +56,7 @@ def test_table_names_every_mode_and_lists_failures(cli: CliRunner) -> None:
     assert "all_tools" in result.stdout
     assert "dual_control" in result.stdout
     assert "pass^1" in result.stdout
-    assert "FAIL consent-withheld (all_tools, trial 0)" in result.stdout
+    assert "FAIL consent-withheld (all_tools, trial 0 of 1)" in result.stdout
 
 
 @pytest.mark.parametrize(

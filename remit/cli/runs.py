@@ -19,6 +19,7 @@ from remit.harness import ErrorTreatment, RunManifest, RunResult, Side, TrialRec
 from remit.reports import (
     comparison_lines,
     comparison_table,
+    failure_groups,
     manifest_table,
     mode_table,
     runs_table,
@@ -225,7 +226,9 @@ def _run_json(manifest: RunManifest, result: RunResult) -> dict[str, object]:
     }
 
 
-def _print_run(manifest: RunManifest, result: RunResult) -> None:
+def _print_run(manifest: RunManifest, result: RunResult, *, limit: int | None = 10) -> None:
+    """The per-mode table, the error treatment, and the failing scenario x mode pairs
+    (the first ``limit`` of them; all when ``None``)."""
     out = console()
     out.print(mode_table(result.summaries, title=f"{manifest.agent_id} on {manifest.suite_id}: "
                                                  f"{len(result.trials)} trials"))
@@ -234,12 +237,19 @@ def _print_run(manifest: RunManifest, result: RunResult) -> None:
     handled = "excluded from" if treatment.on_exhausted == "exclude" else "counted as failures in"
     out.print(f"infrastructure errors: {infra} trials after {treatment.retries} retries, "
               f"{handled} the rates", markup=False)
-    failed = [t.scored for t in result.trials if not t.scored.score.passed]
-    for scored in failed[:10]:
-        out.print(f"FAIL {scored.scenario_id} ({scored.mode}, trial {scored.trial}): "
-                  f"{'; '.join(scored.score.failures)}", markup=False)
-    if len(failed) > 10:
-        out.print(f"... and {len(failed) - 10} more failing trials", markup=False)
+    groups = failure_groups(result.trials)
+    shown = groups if limit is None else groups[:limit]
+    if groups:
+        failing = sum(len(group.trials) for group in groups)
+        first = f"; the first {len(shown)}" if len(shown) < len(groups) else ""
+        out.print(f"{failing} failing trials in {len(groups)} scenario x mode pairs{first} "
+                  f"(see one with `remit trail {manifest.run_id}/SCENARIO/MODE/TRIAL`):",
+                  markup=False)
+    for group in shown:
+        out.print(f"FAIL {group.describe()}", markup=False)
+    if len(shown) < len(groups):
+        out.print(f"... and {len(groups) - len(shown)} more; `remit show {manifest.run_id}` "
+                  "lists them all", markup=False)
 
 
 @user_errors
@@ -283,7 +293,7 @@ def show(run_id: Annotated[str, typer.Argument(help="A run id (see `remit runs`)
         typer.echo(json.dumps(_run_json(manifest, result), indent=2))
         return
     console().print(manifest_table(manifest))
-    _print_run(manifest, result)
+    _print_run(manifest, result, limit=None)
 
 
 @user_errors

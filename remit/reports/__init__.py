@@ -9,9 +9,11 @@ from __future__ import annotations
 from remit.reports.approval import approval_trail
 from remit.reports.build import build_report
 from remit.reports.console import (
+    FailureGroup,
     comparison_lines,
     comparison_table,
     describe_entry,
+    failure_groups,
     manifest_table,
     mode_table,
     runs_table,
@@ -54,6 +56,7 @@ __all__ = [
     "REPORT_VERSION",
     "ApprovalTrail",
     "DecisionRow",
+    "FailureGroup",
     "ModeComparison",
     "ModeReport",
     "ReportFormat",
@@ -68,6 +71,7 @@ __all__ = [
     "divergence",
     "explain",
     "explain_failure",
+    "failure_groups",
     "first_divergence",
     "format_for",
     "manifest_table",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import NamedTuple
 
 from rich.table import Table
 
@@ -22,14 +23,62 @@ from remit.world import (
 )
 
 __all__ = [
+    "FailureGroup",
     "comparison_lines",
     "comparison_table",
     "describe_entry",
+    "failure_groups",
     "manifest_table",
     "mode_table",
     "runs_table",
     "trail_table",
 ]
+
+
+class FailureGroup(NamedTuple):
+    """The failing trials of one scenario in one mode that broke the same expectations.
+
+    Attributes:
+        scenario_id: the scenario.
+        mode: the control mode.
+        trials: the failing trials' indices, ascending.
+        of: how many trials of that scenario the mode ran.
+        failures: the expectations that broke, as the scorer worded them.
+    """
+
+    scenario_id: str
+    mode: str
+    trials: tuple[int, ...]
+    of: int
+    failures: tuple[str, ...]
+
+    def describe(self) -> str:
+        """One line: ``scenario (mode, trials 0, 2 of 4): failure; failure``, or
+        ``(mode, all 4 trials)`` when every trial failed alike."""
+        if len(self.trials) == self.of > 1:
+            which = f"all {self.of} trials"
+        else:
+            noun = "trial" if len(self.trials) == 1 else "trials"
+            which = f"{noun} {', '.join(str(t) for t in self.trials)} of {self.of}"
+        return f"{self.scenario_id} ({self.mode}, {which}): {'; '.join(self.failures)}"
+
+
+def failure_groups(trials: Sequence[TrialRecord]) -> list[FailureGroup]:
+    """Failing trials grouped by scenario, mode and the expectations they broke, in
+    the order the groups first appear: k identical failures read as one line, not k.
+    A trial that ended in an infrastructure error shows as one with an ``infra_error``
+    failure, whatever the run's error treatment."""
+    ran: dict[tuple[str, str], int] = {}
+    grouped: dict[tuple[str, str, tuple[str, ...]], list[int]] = {}
+    for record in trials:
+        scored = record.scored
+        ran[scored.scenario_id, scored.mode] = ran.get((scored.scenario_id, scored.mode), 0) + 1
+        if scored.score.passed:
+            continue
+        key = (scored.scenario_id, scored.mode, tuple(scored.score.failures))
+        grouped.setdefault(key, []).append(scored.trial)
+    return [FailureGroup(scenario, mode, tuple(sorted(indices)), ran[scenario, mode], failures)
+            for (scenario, mode, failures), indices in grouped.items()]
 
 
 def _rate(interval: Interval) -> str:
