@@ -1,4 +1,5 @@
-"""An oracle that, when told to, stops dead at one trial: for process-kill tests.
+"""Oracles that fail on purpose: one stops dead at a trial (for process-kill tests), one
+meets an outage (for retrying infrastructure errors).
 
 With ``REMIT_TEST_BLOCK_FIFO`` set, the factory, asked for its ``REMIT_TEST_BLOCK_AT``-th
 agent, writes ``ready`` to that FIFO and then blocks reading a FIFO nobody writes to,
@@ -11,6 +12,7 @@ from __future__ import annotations
 import os
 
 from remit.actors import OracleAgent, TrialInfo
+from remit.errors import InfrastructureError
 
 _built = 0
 
@@ -25,4 +27,15 @@ def factory(info: TrialInfo) -> OracleAgent:
             ready.write("ready\n")
         with open(fifo + ".never", encoding="utf-8") as never:
             never.read()
+    return OracleAgent(info)
+
+
+OUTAGE_ENV = "REMIT_TEST_OUTAGE_SCENARIO"
+
+
+def outage(info: TrialInfo) -> OracleAgent:
+    """The oracle, except that trials of the scenario named by ``REMIT_TEST_OUTAGE_SCENARIO``
+    fail as if the model server were down, on every attempt."""
+    if info.scenario_id == os.environ.get(OUTAGE_ENV):
+        raise InfrastructureError("connection refused by the model server", kind="connection")
     return OracleAgent(info)

@@ -189,3 +189,40 @@ def test_an_unloadable_agent_records_no_run(db: str) -> None:
     assert result.exit_code == 2
     with Store.open(db) as store:
         assert [r.agent_id for r in store.runs()] == ["oracle"]
+
+
+def test_retry_errors_reruns_only_the_trials_an_outage_spoiled(
+        db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    cli = CliRunner()
+    monkeypatch.setenv("REMIT_TEST_OUTAGE_SCENARIO", "discount-exception")
+    first = cli.invoke(app, ["run", *HANDWRITTEN, "--db", db, "--agent",
+                             "tests.blocking_agents:outage", "--trials", "2", "--retries", "1"])
+    assert first.exit_code == 0, first.output
+    assert "infrastructure errors: 4 trials after 1 retries" in first.stdout
+    run_id = Store.open(db).runs()[0].run_id
+    assert f"remit run --resume {run_id} --retry-errors" in first.stdout.replace("\n", "")
+
+    plain = cli.invoke(app, ["run", "--resume", run_id, "--db", db, "--json"])
+    assert plain.exit_code == 0, plain.output
+    assert json.loads(plain.stdout)["infra_errors"] == 4  # errors are results: kept
+
+    monkeypatch.delenv("REMIT_TEST_OUTAGE_SCENARIO")
+    retried = cli.invoke(app, ["run", "--resume", run_id, "--db", db, "--retry-errors",
+                               "--json"])
+    assert retried.exit_code == 0, retried.output
+    whole = _run(cli, db, "--agent", "tests.blocking_agents:outage", "--trials", "2")
+    with Store.open(db) as store:
+        resumed, clean = store.trials(run_id), store.trials(whole)
+    assert json.loads(retried.stdout)["infra_errors"] == 0
+    assert [(r.scored.scenario_id, r.scored.mode, r.scored.trial) for r in resumed] == [
+        (r.scored.scenario_id, r.scored.mode, r.scored.trial) for r in clean]
+    assert [r.trail for r in resumed] == [r.trail for r in clean]
+    assert json.loads(retried.stdout)["modes"] == json.loads(
+        cli.invoke(app, ["show", whole, "--db", db, "--json"]).stdout)["modes"]
+
+
+def test_retry_errors_needs_resume(db: str) -> None:
+    result = CliRunner().invoke(app, ["run", *HANDWRITTEN, "--db", db, "--retry-errors"])
+    assert result.exit_code == 2
+    assert "give it with --resume RUN_ID" in result.stderr
+    assert not Path(db).exists()

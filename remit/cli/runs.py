@@ -71,6 +71,10 @@ def run(
     concurrency: Annotated[int, typer.Option(min=1, help="Trials in flight at once.")] = 1,
     resume: Annotated[str | None, typer.Option(
         help="Resume RUN_ID: run only the trials it is missing.")] = None,
+    retry_errors: Annotated[bool, typer.Option(
+        "--retry-errors",
+        help="With --resume: also run again the trials that ended in an infrastructure "
+             "error (their records are replaced).")] = False,
     retries: Annotated[int, typer.Option(
         min=0, help="Retries of a trial after an infrastructure error.")] = 2,
     on_infra_error: Annotated[Literal["exclude", "failure"], typer.Option(
@@ -121,6 +125,9 @@ def run(
         format_for(report)  # refuse an unknown format before running anything
     if resume is not None:
         _refuse_options_on_resume(ctx)
+    elif retry_errors:
+        raise ValueError("--retry-errors re-runs a stored run's failed attempts; give it "
+                         "with --resume RUN_ID")
     _importable_from_here()
     out = console()
     started: list[RunManifest] = []
@@ -137,7 +144,8 @@ def run(
         try:
             if resume is not None:
                 result = resume_run(store, resume, concurrency=concurrency,
-                                    on_trial=on_trial, on_start=on_start)
+                                    on_trial=on_trial, on_start=on_start,
+                                    retry_errors=retry_errors)
             else:
                 factory, agent_config, metadata = _agent(agent, {
                     "base_url": base_url, "api_key_env": api_key_env,
@@ -178,7 +186,8 @@ def run(
               f"`remit compare {manifest.run_id}`", markup=False)
 
 
-_RESUME_OPTIONS = frozenset({"resume", "db", "concurrency", "report", "as_json"})
+_RESUME_OPTIONS = frozenset({"resume", "retry_errors", "db", "concurrency", "report",
+                             "as_json"})
 """What ``--resume`` may be combined with; everything else comes from the run's manifest."""
 
 
@@ -190,8 +199,8 @@ def _refuse_options_on_resume(ctx: typer.Context) -> None:
     if given:
         options = ", ".join("--" + name.replace("_", "-") for name in given)
         raise ValueError(f"--resume runs the rest of a run exactly as it was started; "
-                         f"{options} cannot change it (only --db, --concurrency and "
-                         "--report apply); start a new run instead")
+                         f"{options} cannot change it (only --db, --concurrency, --report, "
+                         "--json and --retry-errors apply); start a new run instead")
 
 
 def _agent(spec: str, llm_options: dict[str, object]) -> tuple[
@@ -237,6 +246,9 @@ def _print_run(manifest: RunManifest, result: RunResult, *, limit: int | None = 
     handled = "excluded from" if treatment.on_exhausted == "exclude" else "counted as failures in"
     out.print(f"infrastructure errors: {infra} trials after {treatment.retries} retries, "
               f"{handled} the rates", markup=False)
+    if infra:
+        out.print(f"once the cause is fixed, run them again with `remit run --resume "
+                  f"{manifest.run_id} --retry-errors`", markup=False)
     groups = failure_groups(result.trials)
     shown = groups if limit is None else groups[:limit]
     if groups:

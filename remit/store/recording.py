@@ -127,8 +127,14 @@ def suite_of(manifest: RunManifest) -> Suite | None:
 def resume_run(store: Store, run_id: str, *, concurrency: int = 1,
                factory: AgentFactory | None = None,
                on_trial: Callable[[TrialRecord], None] | None = None,
-               on_start: Callable[[RunManifest, int], None] | None = None) -> RunResult:
+               on_start: Callable[[RunManifest, int], None] | None = None,
+               retry_errors: bool = False) -> RunResult:
     """Run the trials of ``run_id`` that the store does not hold yet.
+
+    Args:
+        retry_errors: also run again the trials that ended in an infrastructure error
+            (after an outage, say): their records are deleted, once the run is known to
+            be resumable, and replaced by the new attempts.
 
     Raises:
         UnknownRunError: no such run.
@@ -151,6 +157,8 @@ def resume_run(store: Store, run_id: str, *, concurrency: int = 1,
         if mode.fingerprint != recorded.fingerprint:
             raise ResumeError(f"cannot resume {run_id}: mode {mode.name!r} has changed since "
                               "the run started; start a new run")
+    if retry_errors:
+        store.discard_errored(run_id)
     done = store.completed(run_id)
     if on_start is not None:
         total = len(suite) * len(modes) * manifest.trials

@@ -268,6 +268,30 @@ class Store:
         self._db.write(work, conflict=lambda: self._conflict(run_id, record))
         return str(row["trial_id"])
 
+    def discard_errored(self, run_id: str) -> list[tuple[str, str, int]]:
+        """Delete a run's trials that ended in an infrastructure error, in one
+        transaction, so that a resume runs them again (their events go with them, by the
+        foreign key's ``ON DELETE CASCADE``).
+
+        Returns:
+            The (scenario_id, mode, trial) keys deleted, sorted.
+
+        Raises:
+            UnknownRunError: no such run.
+        """
+        errored = (TRIALS.c.run_id == run_id) & TRIALS.c.infra_error.is_not(None)
+
+        def work(connection: Connection) -> list[tuple[str, str, int]]:
+            self._require_run(connection, run_id)
+            rows = connection.execute(
+                select(TRIALS.c.scenario_id, TRIALS.c.mode, TRIALS.c.trial)
+                .where(errored)).all()
+            if rows:
+                connection.execute(TRIALS.delete().where(errored))
+            return sorted((r.scenario_id, r.mode, r.trial) for r in rows)
+
+        return self._db.write(work)
+
     def completed(self, run_id: str) -> set[tuple[str, str, int]]:
         """The (scenario_id, mode, trial) keys stored for a run: what a resume skips.
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from sqlalchemy import create_engine, text
+
 import remit.store
 from remit.harness import RunResult, summarise
-from remit.store import SCHEMA_VERSION, RunListing, Store, trial_id_for
+from remit.store import SCHEMA_VERSION, RunListing, Store, resolve_url, trial_id_for
 from tests.store.sample import ManifestFactory, record_key
 
 
@@ -73,6 +75,40 @@ def test_infra_errors_and_attempts_round_trip(store_url: str, run_result: RunRes
         trial_id = store.save_trial("r-1", record)
         assert store.trial(trial_id) == record
         assert store.trials("r-1") == [record]
+
+
+def test_discarding_errored_trials_deletes_them_with_their_events_and_nothing_else(
+        store_url: str, run_result: RunResult, make_manifest: ManifestFactory) -> None:
+    records = sorted(run_result.trials, key=record_key)
+    errored = {1, 4}
+    with Store.open(store_url) as store:
+        store.create_run(make_manifest("r-1"))
+        store.create_run(make_manifest("r-2", 1))
+        for index, record in enumerate(records):
+            failed = record.model_copy(update={"infra_error": "TimeoutError: 30s"})
+            store.save_trial("r-1", failed if index in errored else record)
+            store.save_trial("r-2", failed)  # another run's errors stay
+        discarded = store.discard_errored("r-1")
+        assert store.discard_errored("r-1") == []
+        kept = store.trials("r-1")
+        assert len(store.trials("r-2")) == len(records)
+        assert _orphan_events(store_url) == 0
+        for index in errored:
+            store.save_trial("r-1", records[index])
+        assert store.trials("r-1") == records
+    assert discarded == [record_key(records[i]) for i in sorted(errored)]
+    assert kept == [r for i, r in enumerate(records) if i not in errored]
+
+
+def _orphan_events(store_url: str) -> int:
+    engine = create_engine(resolve_url(store_url, environ={}))
+    try:
+        with engine.connect() as connection:
+            return int(connection.execute(text(
+                "SELECT count(*) FROM events WHERE trial_pk NOT IN (SELECT pk FROM trials)"))
+                .scalar_one())
+    finally:
+        engine.dispose()
 
 
 def test_runs_lists_newest_first_with_counts(store_url: str, run_result: RunResult,
