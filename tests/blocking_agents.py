@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import os
 
-from remit.actors import OracleAgent, TrialInfo
+from remit.actors import OracleAgent, TrialInfo, reference_agent
 from remit.errors import InfrastructureError
 
 _built = 0
 
 
+@reference_agent
 def factory(info: TrialInfo) -> OracleAgent:
     """The oracle, or a dead stop at the configured trial."""
     global _built  # noqa: PLW0603 - one counter per worker process is the point
@@ -33,6 +34,7 @@ def factory(info: TrialInfo) -> OracleAgent:
 OUTAGE_ENV = "REMIT_TEST_OUTAGE_SCENARIO"
 
 
+@reference_agent
 def outage(info: TrialInfo) -> OracleAgent:
     """The oracle, except that trials of the scenario named by ``REMIT_TEST_OUTAGE_SCENARIO``
     fail as if the model server were down, on every attempt."""

@@ -25,6 +25,8 @@ from remit.actors.protocol import (
     Persona,
     PlanStep,
     TrialInfo,
+    is_reference_agent,
+    reference_agent,
 )
 
 __all__ = [
@@ -47,7 +49,9 @@ __all__ = [
     "PlanStep",
     "TrialInfo",
     "build_personas",
+    "is_reference_agent",
     "load_agent_factory",
     "oracle_factory",
     "policy_text",
+    "reference_agent",
 ]

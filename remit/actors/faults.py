@@ -30,7 +30,13 @@ from collections.abc import Sequence
 from pydantic import JsonValue
 
 from remit.actors.oracle import OracleAgent
-from remit.actors.protocol import Briefing, Observation, PlanStep, TrialInfo
+from remit.actors.protocol import (
+    Briefing,
+    Observation,
+    PlanStep,
+    TrialInfo,
+    reference_agent,
+)
 from remit.authority import Action, Role
 from remit.catalogue import (
     STANDARD_PN,
@@ -52,6 +58,7 @@ __all__ = ["AbandoningAgent", "ClaimingAgent", "GuessingAgent", "OverreachingAge
 _BUYER_RULES = ("C3", "C4", "C6")
 
 
+@reference_agent
 class _FaultyOracle:
     """The oracle, with calls injected around the ones it chooses.
 

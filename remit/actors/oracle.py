@@ -29,7 +29,13 @@ from __future__ import annotations
 
 from pydantic import JsonValue
 
-from remit.actors.protocol import Briefing, Observation, PlanStep, TrialInfo
+from remit.actors.protocol import (
+    Briefing,
+    Observation,
+    PlanStep,
+    TrialInfo,
+    reference_agent,
+)
 from remit.authority import Action, Role
 from remit.quotes import actions_from
 from remit.world import ToolCall, ToolResult
@@ -54,11 +60,13 @@ class _Pending:
         self.withdrawing = False
 
 
+@reference_agent
 class OracleAgent:
     """An agent that follows ``info.plan`` (see the module docstring).
 
     Args:
-        info: the trial; the oracle reads only its plan.
+        info: the trial; the oracle reads only its plan (a reference agent: see
+            :func:`~remit.actors.protocol.reference_agent`).
         max_follow_ups: follow-ups per hand-off before going on.
 
     Attributes:
@@ -211,6 +219,7 @@ def _handoff_status(result: ToolResult | None, handoff_id: str | None) -> str | 
     return None
 
 
+@reference_agent
 def oracle_factory(info: TrialInfo) -> OracleAgent:
     """A fresh :class:`OracleAgent` for the trial.
 

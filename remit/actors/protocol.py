@@ -14,7 +14,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
@@ -33,6 +33,8 @@ __all__ = [
     "Persona",
     "PlanStep",
     "TrialInfo",
+    "is_reference_agent",
+    "reference_agent",
 ]
 
 
@@ -127,17 +129,20 @@ class Persona(Protocol):
 class TrialInfo(BaseModel):
     """What an agent factory is told about the trial it builds an agent for.
 
-    Reference agents (the oracle, the fault agents) read the reference plan and the
-    scenario from here to calibrate the metrics; an agent under test must ignore
-    everything but the ids and ``seed``: the scenario holds the hidden truths.
+    An agent under test gets the ids and ``seed`` only: ``plan`` is empty and
+    ``scenario`` is ``None``, since the scenario holds the hidden truths and the plan is
+    the answer. (In ``oracle_plan`` mode the plan reaches every agent through its
+    :class:`Briefing`, as the mode intends.) Only a factory marked with
+    :func:`reference_agent` (the oracle and the fault agents, which calibrate the
+    metrics) is given both.
 
     Attributes:
         scenario_id: the scenario's id.
         mode: the control mode's name.
         trial: the trial index.
         seed: the trial's seed.
-        plan: the scenario's reference plan.
-        scenario: the whole scenario, for reference agents (``None`` when not known).
+        plan: the scenario's reference plan, for reference agents; empty otherwise.
+        scenario: the whole scenario, for reference agents; ``None`` otherwise.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -146,13 +151,38 @@ class TrialInfo(BaseModel):
     mode: str
     trial: int
     seed: int
-    plan: tuple[PlanStep, ...]
+    plan: tuple[PlanStep, ...] = ()
     scenario: Scenario | None = None
 
 
 AgentFactory = Callable[[TrialInfo], "Agent | AsyncAgent"]
 """Builds one fresh agent per trial (``--agent package.module:factory``): a function or a
 class taking :class:`TrialInfo`."""
+
+_REFERENCE = "remit_reference"
+
+F = TypeVar("F", bound=Callable[..., object])
+
+
+def reference_agent(factory: F) -> F:
+    """Mark an agent factory (a function, a class, or a callable object's class) as a
+    reference agent, which is told the scenario and its plan in :class:`TrialInfo`.
+
+    For agents that calibrate remit's metrics, never for an agent under test: with the
+    hidden truths in hand an agent cannot be wrong for the reasons the metrics count.
+
+    Example:
+        >>> @reference_agent
+        ... def my_oracle(info: TrialInfo) -> OracleAgent: ...   # doctest: +SKIP
+    """
+    setattr(factory, _REFERENCE, True)
+    return factory
+
+
+def is_reference_agent(factory: object) -> bool:
+    """Whether ``factory`` was marked with :func:`reference_agent` (or is an instance of
+    a class so marked)."""
+    return getattr(factory, _REFERENCE, False) is True
 
 
 class AgentUsage(BaseModel):

@@ -18,7 +18,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
-from remit.actors import AgentFactory, AgentUsage, TrialInfo
+from remit.actors import AgentFactory, AgentUsage, TrialInfo, is_reference_agent
 from remit.authority import ControlMode
 from remit.errors import InfrastructureError, RunAbortedError
 from remit.harness.aggregate import ModeSummary, ScoredTrial, summarise
@@ -74,10 +74,14 @@ TrialKey = tuple[str, str, int]
 """(scenario id, mode name, trial index): what makes a trial unique within a run."""
 
 
-def _info(scenario: Scenario, mode: ControlMode, trial: int, run_seed: int) -> TrialInfo:
+def _info(scenario: Scenario, mode: ControlMode, trial: int, run_seed: int,
+          factory: AgentFactory) -> TrialInfo:
+    """The trial's ids and seed; the plan and the scenario only for a reference agent."""
     seed = trial_seed(run_seed, scenario.id, mode.name, trial)
-    return TrialInfo(scenario_id=scenario.id, mode=mode.name, trial=trial, seed=seed,
-                     plan=scenario.plan, scenario=scenario)
+    if is_reference_agent(factory):
+        return TrialInfo(scenario_id=scenario.id, mode=mode.name, trial=trial, seed=seed,
+                         plan=scenario.plan, scenario=scenario)
+    return TrialInfo(scenario_id=scenario.id, mode=mode.name, trial=trial, seed=seed)
 
 
 def _usage(agent: object) -> AgentUsage | None:
@@ -118,7 +122,7 @@ def run_one(scenario: Scenario, mode: ControlMode, factory: AgentFactory, *, tri
 
     Infrastructure errors propagate (no retries here); see :func:`run_async`.
     """
-    info = _info(scenario, mode, trial, run_seed)
+    info = _info(scenario, mode, trial, run_seed, factory)
     agent = factory(info)
     world = drive(run_trial_async(scenario, mode, agent, seed=info.seed))
     return _record(scenario, mode, info, world, attempts=1, agent=agent), world
@@ -179,7 +183,7 @@ async def run_async(scenarios: Sequence[Scenario], modes: Sequence[ControlMode],
 
     async def one(index: int, scenario: Scenario, mode: ControlMode, trial: int) -> None:
         async with gate:
-            info = _info(scenario, mode, trial, seed)
+            info = _info(scenario, mode, trial, seed, factory)
             record = await _attempt(scenario, mode, factory, info, retries)
             if on_trial is not None:
                 on_trial(record)

@@ -6,7 +6,16 @@ import asyncio
 
 import pytest
 
-from remit.actors import Briefing, Observation, OracleAgent, TrialInfo, oracle_factory
+from remit.actors import (
+    Briefing,
+    Observation,
+    OracleAgent,
+    TrialInfo,
+    is_reference_agent,
+    load_agent_factory,
+    oracle_factory,
+    reference_agent,
+)
 from remit.authority import mode_by_name
 from remit.errors import InfrastructureError
 from remit.harness import plan_trials, result_of, run, run_async
@@ -46,8 +55,8 @@ class AsyncOracle:
 @pytest.mark.parametrize("bound", [1, 4])
 def test_async_agents_overlap_up_to_the_concurrency_bound(bound: int) -> None:
     flight = _InFlight()
-    records = asyncio.run(run_async(SCENARIOS, MODES, lambda i: AsyncOracle(i, flight),
-                                    trials=2, concurrency=bound))
+    factory = reference_agent(lambda i: AsyncOracle(i, flight))
+    records = asyncio.run(run_async(SCENARIOS, MODES, factory, trials=2, concurrency=bound))
     assert flight.most == bound
     assert len(records) == 12
     assert all(r.scored.score.passed for r in records)
@@ -55,13 +64,14 @@ def test_async_agents_overlap_up_to_the_concurrency_bound(bound: int) -> None:
 
 def test_concurrency_does_not_change_results() -> None:
     flight = _InFlight()
-    serial = run(SCENARIOS, MODES, lambda i: AsyncOracle(i, flight), trials=2)
-    parallel = run(SCENARIOS, MODES, lambda i: AsyncOracle(i, flight), trials=2,
-                   concurrency=5)
+    factory = reference_agent(lambda i: AsyncOracle(i, flight))
+    serial = run(SCENARIOS, MODES, factory, trials=2)
+    parallel = run(SCENARIOS, MODES, factory, trials=2, concurrency=5)
     assert [r.trail for r in serial.trials] == [r.trail for r in parallel.trials]
     assert serial.summaries == parallel.summaries
 
 
+@reference_agent
 class Flaky:
     """Raises an infrastructure error on the first ``failures`` attempts of each trial."""
 
@@ -110,3 +120,33 @@ def test_a_resumed_run_adds_exactly_the_missing_trials() -> None:
     whole = run(SCENARIOS, MODES, oracle_factory, trials=2)
     resumed = result_of(first + rest, [m.name for m in MODES])
     assert resumed.summaries == whole.summaries
+
+
+def test_an_agent_under_test_is_told_ids_and_seed_but_never_the_plan_or_truths() -> None:
+    seen: list[TrialInfo] = []
+
+    def under_test(info: TrialInfo) -> OracleAgent:
+        seen.append(info)
+        return OracleAgent(info)
+
+    @reference_agent
+    def reference(info: TrialInfo) -> OracleAgent:
+        seen.append(info)
+        return OracleAgent(info)
+
+    modes = [mode_by_name(name) for name in ("all_tools", "dual_control", "oracle_plan")]
+    told = run(SCENARIOS[:1], modes, under_test)
+    assert [(i.plan, i.scenario) for i in seen] == [((), None)] * 3
+    assert all(i.seed and i.scenario_id == SCENARIOS[0].id for i in seen)
+    assert not any(r.scored.score.passed for r in told.trials)  # no plan: nothing to follow
+
+    seen.clear()
+    run(SCENARIOS[:1], modes, reference)
+    assert [(i.plan, i.scenario) for i in seen] == [(SCENARIOS[0].plan, SCENARIOS[0])] * 3
+
+
+@pytest.mark.parametrize(("name", "reference"), [
+    ("oracle", True), ("guessing", True), ("claiming", True), ("abandoning", True),
+    ("overreaching", True), ("baseline", False)])
+def test_only_the_calibrating_agents_are_reference_agents(name: str, reference: bool) -> None:
+    assert is_reference_agent(load_agent_factory(name)) is reference

@@ -16,7 +16,7 @@ import asyncio
 import json
 from pathlib import Path
 
-from remit.actors import Agent, Briefing, Observation, OracleAgent, TrialInfo
+from remit.actors import Agent, Briefing, Observation, OracleAgent, TrialInfo, reference_agent
 from remit.actors.llm import CacheMode, llm_agent_factory
 from remit.authority import builtin_modes
 from remit.harness import TrialRecord, run_async
@@ -58,6 +58,7 @@ def oracle_calls() -> tuple[list[ToolCall], TrialRecord]:
     """The oracle's calls in the trial, and its record."""
     calls: list[ToolCall] = []
 
+    @reference_agent
     def factory(info: TrialInfo) -> _Recording:
         return _Recording(OracleAgent(info), calls)
 
