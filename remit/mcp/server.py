@@ -20,8 +20,9 @@ What the client sees:
 
 When the trial ends (the client calls ``end``, the step budget is spent, the quote
 reaches a terminal state) it is scored and, given a store, recorded as a one-trial run
-at once; a client that disconnects first has abandoned the trial, which is then ended
-as ``agent_error``, scored and recorded. One line with the run id and the verdict goes
+at once; a client that disconnects first (closes stdin, or kills the server with
+SIGTERM or SIGHUP; Ctrl-C counts too) has abandoned the trial, which is then ended as
+``agent_error``, scored and recorded. One line with the run id and the verdict goes
 to the log (stderr under ``python -m remit.mcp``; stdout is the MCP channel).
 
 Example:
@@ -35,6 +36,8 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import signal
 from datetime import UTC, datetime
 
 import anyio
@@ -125,10 +128,25 @@ class McpTrial:
             The outcome: the trial is finished (and recorded) here if the client went
             away before it ended.
         """
-        async with stdio_server() as (read_stream, write_stream):
-            await self.server.run(read_stream, write_stream,
-                                  self.server.create_initialization_options())
+        async with anyio.create_task_group() as group:
+            group.start_soon(self._close_on_signal)
+            async with stdio_server() as (read_stream, write_stream):
+                await self.server.run(read_stream, write_stream,
+                                      self.server.create_initialization_options())
+            group.cancel_scope.cancel()
         return self.close()
+
+    async def _close_on_signal(self) -> None:
+        """A client that goes away by killing its server (SIGTERM, SIGHUP) or an operator's
+        Ctrl-C has abandoned the trial as surely as one that closes stdin: finish and
+        record it, then leave at once. Waiting for the transport to wind down could
+        hang, since the thread reading stdin cannot be cancelled."""
+        with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP, signal.SIGINT) as got:
+            async for signum in got:
+                _LOG.info("%s: the client's trial ends here", signal.Signals(signum).name)
+                self.close()
+                logging.shutdown()
+                os._exit(128 + signum)
 
     def close(self) -> McpOutcome:
         """The client has gone: finish the trial if it is not finished, and say how it went."""
