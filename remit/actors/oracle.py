@@ -9,7 +9,8 @@ For each plan step:
 - an agent step (``role`` is ``agent``: a read, an ``ask``, a write the agent owns, a
   message) is called as written; the answer to an ``ask`` arrives as a message;
 - an owner step (``role`` is another party) is called directly when the briefing says
-  the agent holds the action in this mode (all-tools); otherwise the oracle opens a
+  the agent holds the action in this mode (all-tools; a custom mode's delegation, and if
+  the delegation's limit denies it, the oracle asks the owner); otherwise it opens a
   hand-off with ``request_action`` (citing the step's evidence) and sees it through:
   it reads the quote to learn the hand-off's status and, while the hand-off is open
   (a silent owner) or declined (an owner who wants evidence first), follows up with
@@ -80,6 +81,7 @@ class OracleAgent:
         self._max_follow_ups = max_follow_ups
         self._owners: dict[Action, tuple[Role, ...]] = {}
         self._pending: _Pending | None = None
+        self._tried: _Pending | None = None  # an owner's action the oracle just performed
 
     def start(self, briefing: Briefing) -> None:
         """Remember who holds each action in this mode."""
@@ -87,6 +89,12 @@ class OracleAgent:
 
     def act(self, observation: Observation) -> ToolCall:
         """The next call: see a pending hand-off through, else take the next plan step."""
+        tried, self._tried = self._tried, None
+        if tried is not None and _denied(observation.result):
+            # A custom mode may grant the agent an owner's action within limits only (a
+            # delegated approval up to a 5% discount, say); denied, ask the owner instead.
+            self._pending = tried
+            return _request(tried.step, tried.action)
         if self._pending is not None:
             call = self._see_through(self._pending, observation.result)
             if call is not None:
@@ -107,7 +115,10 @@ class OracleAgent:
             # A hand-off written into the plan itself: see it through like any other.
             self._pending = _Pending(step, Action(str(step.arguments["action"])))
             return ToolCall(tool=step.tool, arguments=dict(step.arguments))
-        if step.role is Role.AGENT or action is None or Role.AGENT in self._owners.get(action, ()):
+        if step.role is Role.AGENT or action is None:
+            return ToolCall(tool=step.tool, arguments=dict(step.arguments))
+        if Role.AGENT in self._owners.get(action, ()):
+            self._tried = _Pending(step, action)
             return ToolCall(tool=step.tool, arguments=dict(step.arguments))
         self._pending = _Pending(step, action)
         return _request(step, action)
@@ -185,6 +196,10 @@ def _wanted(step: PlanStep, action: Action) -> str:
     evidence = _evidence(step)
     cited = f" Evidence: {', '.join(evidence)}." if evidence else ""
     return f"{action.value} quote {_quote_id(step)}.{cited}"
+
+
+def _denied(result: ToolResult | None) -> bool:
+    return result is not None and result.error is not None and result.error.code == "denied"
 
 
 def _request(step: PlanStep, action: Action) -> ToolCall:

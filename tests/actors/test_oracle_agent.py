@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
 from remit.actors import PlanStep, TrialInfo
 from remit.actors.oracle import DEFAULT_FOLLOW_UPS, OracleAgent, oracle_factory
-from remit.authority import Action, ControlMode, Role, builtin_modes
+from remit.authority import Action, ControlMode, Role, builtin_modes, delegate
 from remit.harness.orchestrator import run_trial
 from remit.harness.scoring import score_trial
 from remit.quotes import is_terminal
 from remit.scenarios import Scenario
 from remit.scenarios.builtin import builtin_scenarios, scenario_by_id
-from remit.world import HandoffEntry, ToolCallEntry, TransitionEntry, World
+from remit.world import DecisionEntry, HandoffEntry, ToolCallEntry, TransitionEntry, World
 
 SCENARIOS = builtin_scenarios()
 MODES = builtin_modes()
@@ -166,3 +168,24 @@ def test_factory_builds_a_fresh_oracle_on_the_trials_plan() -> None:
 def test_mode_names_cover_the_builtin_modes() -> None:
     assert set(MODES) == {"all_tools", "dual_control", "oracle_plan"}
     assert all(isinstance(mode, ControlMode) for mode in MODES.values())
+
+
+def test_denied_by_a_delegation_limit_the_oracle_asks_the_owner() -> None:
+    five_pct = delegate(MODES["dual_control"], Action.APPROVE, to=Role.AGENT,
+                        from_role=Role.FINANCE, attribute="discount_pct", limit=Decimal(5),
+                        name="agent-approves-5pct")
+    scenario = scenario_by_id("discount-exception")
+    assert scenario.discount_pct > 5
+    info = TrialInfo(scenario_id=scenario.id, mode=five_pct.name, trial=0, seed=0,
+                     plan=scenario.plan)
+
+    world = run_trial(scenario, five_pct, OracleAgent(info))
+
+    assert score_trial(scenario, world).passed
+    approvals = [e for e in world.trail
+                 if isinstance(e, DecisionEntry) and e.action is Action.APPROVE]
+    assert [(e.role, e.allowed) for e in approvals] == [(Role.AGENT, False),
+                                                         (Role.FINANCE, True)]
+    assert any("finance" in reason for reason in approvals[0].reasons)
+    approve = next(h for h in world.handoffs.values() if h.action is Action.APPROVE)
+    assert (approve.owner, approve.status) == (Role.FINANCE, "completed")
