@@ -4,11 +4,16 @@
 whose discount is at most 5% (above it, finance still decides). On a small-discount
 order the agent approves its own quote, so it opens one hand-off fewer and nobody
 waits for finance's review. The buyer's consent stays the buyer's in both modes.
+
+The same mode as a file, ``agent-approves-5pct.mode.yaml`` beside this one, runs from the
+command line (``remit run --modes dual_control,examples/agent-approves-5pct.mode.yaml``)
+and from ``pytest --remit-modes``.
 """
 
 from __future__ import annotations
 
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +25,7 @@ from remit.catalogue import (
     Requirement,
     SiteTruths,
 )
+from remit.harness.modes import load_mode
 from remit.harness.outcome import ScenarioRunner
 from remit.quotes import QuoteState
 from remit.scenarios import (
@@ -69,6 +75,11 @@ SMALL_DISCOUNT = Scenario(
 def test_the_custom_mode_gives_the_agent_approval() -> None:
     assert who_can(AGENT_APPROVES_5PCT, Action.APPROVE) == {Role.AGENT, Role.FINANCE}
     assert who_can(AGENT_APPROVES_5PCT, Action.ACCEPT) == {Role.BUYER}
+
+
+def test_the_mode_file_is_the_same_mode() -> None:
+    from_file = load_mode(str(Path(__file__).with_name("agent-approves-5pct.mode.yaml")))
+    assert from_file.fingerprint == AGENT_APPROVES_5PCT.fingerprint
 
 
 @pytest.mark.remit(modes=("dual_control", AGENT_APPROVES_5PCT), agent="baseline")

@@ -85,8 +85,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "guessing, claiming, abandoning, overreaching) or "
                          "package.module:factory (default: baseline)")
     group.addoption("--remit-modes", metavar="NAMES", default=None,
-                    help="comma-separated control modes, one test id each "
-                         "(default: all_tools,dual_control)")
+                    help="comma-separated control modes, one test id each: built-in names "
+                         "or mode files (.yaml/.json) (default: all_tools,dual_control)")
     group.addoption("--remit-trials", metavar="N", type=int, default=None,
                     help="trials per scenario and mode, the n of pass^k (default: 1)")
     group.addoption("--remit-seed", metavar="N", type=int, default=None,

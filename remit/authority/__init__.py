@@ -35,6 +35,7 @@ from remit.authority.conditions import (
 )
 from remit.authority.decision import Decision, Unmet, decide
 from remit.authority.loading import dump_map, load_map
+from remit.authority.mode_files import Delegation, ModeSpec, load_mode_spec
 from remit.authority.modes import (
     BUILTIN_MODE_NAMES,
     ControlMode,
@@ -61,12 +62,14 @@ __all__ = [
     "ControlMode",
     "Custom",
     "Decision",
+    "Delegation",
     "DelegationLimit",
     "EvidenceRequired",
     "Forbid",
     "Grant",
     "ModeDiff",
     "ModeError",
+    "ModeSpec",
     "Request",
     "RequestContext",
     "Resource",
@@ -88,6 +91,7 @@ __all__ = [
     "dump_map",
     "grant_id",
     "load_map",
+    "load_mode_spec",
     "map_hash",
     "mode_by_name",
     "oracle_plan",

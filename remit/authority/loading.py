@@ -16,7 +16,7 @@ import typing
 from collections.abc import Mapping
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Literal, get_args, get_origin
+from typing import Literal, TypeVar, get_args, get_origin
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -28,6 +28,8 @@ from remit.authority.roles import Action, Role
 from remit.errors import MapError
 
 __all__ = ["MapFormat", "dump_map", "load_map", "map_problems"]
+
+M = TypeVar("M", bound=BaseModel)
 
 MapFormat = Literal["yaml", "json"]
 """The text formats a map loads from and dumps to."""
@@ -50,6 +52,16 @@ def load_map(text: str, *, format: MapFormat, source: str = "authority map") -> 
         MapError: the text does not parse, or does not describe a valid map; one
             problem per error, each naming the key path and the valid values.
     """
+    return parse_document(text, AuthorityMap, format=format, source=source)
+
+
+def parse_document(text: str, model: type[M], *, format: MapFormat, source: str) -> M:
+    """Parse YAML or JSON text as ``model`` (a map, a mode file), with :func:`map_problems`
+    sentences for every way it can be wrong.
+
+    Raises:
+        MapError: the text does not parse, is not a mapping, or does not validate.
+    """
     data: object
     if format == "yaml":
         try:
@@ -64,15 +76,15 @@ def load_map(text: str, *, format: MapFormat, source: str = "authority map") -> 
     else:
         raise MapError([f"format={format!r} is not a map format; use yaml or json"], source)
     if not isinstance(data, dict):
-        fields = ", ".join(AuthorityMap.model_fields)
+        fields = ", ".join(model.model_fields)
         raise MapError(
             [f"the document must be a mapping with keys {fields}; got {type(data).__name__}"],
             source,
         )
     try:
-        return AuthorityMap.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as exc:
-        raise MapError(map_problems(exc), source) from exc
+        raise MapError(map_problems(exc, model), source) from exc
 
 
 def dump_map(authority_map: AuthorityMap, format: MapFormat) -> str:
@@ -88,11 +100,15 @@ def dump_map(authority_map: AuthorityMap, format: MapFormat) -> str:
     raise MapError([f"format={format!r} is not a map format; use yaml or json"], "dump_map")
 
 
-def map_problems(exc: ValidationError) -> list[str]:
+def map_problems(exc: ValidationError, root: type[BaseModel] = AuthorityMap) -> list[str]:
     """One sentence per error of a map validation, naming the key path and valid values.
 
     A list whose items were all invalid also fails its minimum length; that echo of the
     item errors is left out.
+
+    Args:
+        exc: the validation error.
+        root: the model validated (a map by default; a mode file's model for those).
     """
     errors = exc.errors()
     locs = [tuple(e["loc"]) for e in errors]
@@ -101,13 +117,13 @@ def map_problems(exc: ValidationError) -> list[str]:
         return any(len(other) > len(loc) and other[: len(loc)] == loc for other in locs)
 
     kept = [e for e in errors if not (e["type"] == "too_short" and echoes_items(tuple(e["loc"])))]
-    return [_problem(e) for e in kept]
+    return [_problem(e, root) for e in kept]
 
 
-def _resolve(loc: tuple[int | str, ...]) -> tuple[str, object]:
+def _resolve(loc: tuple[int | str, ...], root: type[BaseModel]) -> tuple[str, object]:
     """The printable key path of ``loc`` and the type found there (``None`` if unknown)."""
     path = ""
-    current: object = AuthorityMap
+    current: object = root
     for segment in loc:
         if isinstance(segment, int):
             path += f"[{segment}]"
@@ -120,11 +136,17 @@ def _resolve(loc: tuple[int | str, ...]) -> tuple[str, object]:
             continue
         path += f".{segment}" if path else segment
         if isinstance(current, type) and issubclass(current, BaseModel):
-            field = current.model_fields.get(segment)
-            current = field.annotation if field is not None else None
+            field = current.model_fields.get(segment) or next(
+                (f for f in current.model_fields.values() if f.alias == segment), None)
+            current = _strip_optional(field.annotation) if field is not None else None
         else:
             current = None
-    return path or "map", current
+    return path or _top(root), current
+
+
+def _top(root: type[BaseModel]) -> str:
+    """How an error at the top of the document names its place."""
+    return "map" if root is AuthorityMap else "document"
 
 
 def _condition_classes() -> dict[str, type[BaseModel]]:
@@ -141,18 +163,18 @@ def _strip_optional(annotation: object) -> object:
     return annotation
 
 
-def _problem(error: ErrorDetails) -> str:  # noqa: PLR0911 - one return per error type, read as a table
+def _problem(error: ErrorDetails, root: type[BaseModel]) -> str:  # noqa: PLR0911 - one return per error type, read as a table
     loc = tuple(error["loc"])
     kind = error["type"]
     given = error.get("input")
     if kind == "extra_forbidden":
-        path, _ = _resolve(loc)
-        _, owner = _resolve(loc[:-1])
+        path, _ = _resolve(loc, root)
+        _, owner = _resolve(loc[:-1], root)
         if isinstance(owner, type) and issubclass(owner, BaseModel):
-            valid = ", ".join(n for n in owner.model_fields if n != "kind")
+            valid = ", ".join(f.alias or n for n, f in owner.model_fields.items() if n != "kind")
             return f"{path}: unknown field; valid fields: {valid}"
         return f"{path}: unknown field"
-    path, annotation = _resolve(loc)
+    path, annotation = _resolve(loc, root)
     annotation = _strip_optional(annotation)
     enum = next((e for e in _ENUM_NOUNS if e is annotation), None)
     if kind == "enum" and enum is not None:
@@ -175,7 +197,7 @@ def _problem(error: ErrorDetails) -> str:  # noqa: PLR0911 - one return per erro
         return f"{path}: required field is missing"
     if kind == "value_error":
         message = error["msg"].removeprefix("Value error, ")
-        return message if path == "map" else f"{path}: {message}"
+        return message if path == _top(root) else f"{path}: {message}"
     if kind == "string_type":
         return f"{path}: {given!r} is not a string; write it in quotes"
     return f"{path}: {error['msg']} (got {given!r})"

@@ -77,7 +77,8 @@ class UnknownModeError(ModeError):
         super().__init__(
             name,
             f"unknown control mode name={name!r}; valid modes: {', '.join(self.valid)}; "
-            "build a custom mode with delegate(...)",
+            "for a custom mode give a mode file (.yaml or .json) or build one with "
+            "delegate(...)",
         )
 
 

@@ -13,6 +13,7 @@ from rich.table import Table
 from remit import authority, catalogue, quotes
 from remit.cli.app import PROBLEMS_FOUND, console, user_errors
 from remit.errors import MapError
+from remit.harness.modes import load_mode
 
 __all__ = ["authority_app", "catalogue_app"]
 
@@ -23,10 +24,6 @@ catalogue_app = typer.Typer(help="Inspect the governed product catalogue.", no_a
 
 def _console() -> Console:
     return console()
-
-
-def _mode(name: str) -> authority.ControlMode:
-    return authority.mode_by_name(name)
 
 
 # -- authority ---------------------------------------------------------------------------
@@ -44,16 +41,18 @@ def _parse_action(name: str) -> authority.Action:
 @user_errors
 def who_can(
     action: Annotated[str, typer.Argument(help="Action id, e.g. release_payment.")],
-    mode: Annotated[str, typer.Option(help="Control mode name.")] = "dual_control",
+    mode: Annotated[str, typer.Option(
+        help="Control mode: a built-in name or a mode file (.yaml/.json).")] = "dual_control",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Print the roles that may perform ACTION in a control mode."""
     act = _parse_action(action)
-    roles = sorted(r.value for r in authority.who_can(_mode(mode), act))
+    chosen = load_mode(mode)
+    roles = sorted(r.value for r in authority.who_can(chosen, act))
     if as_json:
-        typer.echo(json.dumps({"action": act.value, "mode": mode, "roles": roles}))
+        typer.echo(json.dumps({"action": act.value, "mode": chosen.name, "roles": roles}))
         return
-    _console().print(f"{act.value} in {mode}: {', '.join(roles) or 'nobody'}")
+    _console().print(f"{act.value} in {chosen.name}: {', '.join(roles) or 'nobody'}")
 
 
 @authority_app.command("table")

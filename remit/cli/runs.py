@@ -16,6 +16,7 @@ from remit.actors import AgentFactory
 from remit.actors.llm import is_llm_spec, llm_agent_factory, llm_run_metadata, parse_llm_config
 from remit.cli.app import console, user_errors
 from remit.harness import ErrorTreatment, RunManifest, RunResult, Side, TrialRecord, compare
+from remit.harness.modes import load_mode
 from remit.reports import (
     comparison_lines,
     comparison_table,
@@ -40,11 +41,16 @@ DbOption = Annotated[str | None, typer.Option(
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
-def _modes(names: str) -> list[authority.ControlMode]:
-    chosen = [authority.mode_by_name(n.strip()) for n in names.split(",") if n.strip()]
+def _modes(specs: str) -> list[authority.ControlMode]:
+    chosen = [load_mode(spec) for spec in specs.split(",") if spec.strip()]
     if not chosen:
         raise ValueError("--modes is empty; give at least one of "
-                         + ", ".join(authority.BUILTIN_MODE_NAMES))
+                         + ", ".join(authority.BUILTIN_MODE_NAMES) + " or a mode file")
+    names = [mode.name for mode in chosen]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ValueError(f"--modes names a mode twice: {', '.join(twice)}; each mode is a "
+                         "column of the comparison, so give each once")
     return chosen
 
 
@@ -63,7 +69,9 @@ def run(
     agent: Annotated[str, typer.Option(
         help="Built-in agent (oracle, baseline, guessing, claiming, abandoning, overreaching) "
              "or package.module:factory.")] = "baseline",
-    modes: Annotated[str, typer.Option(help="Comma-separated control modes.")]
+    modes: Annotated[str, typer.Option(
+        help="Comma-separated control modes: built-in names (all_tools, dual_control, "
+             "oracle_plan) or mode files (.yaml/.json, see docs/authority.md).")]
     = "all_tools,dual_control",
     trials: Annotated[int, typer.Option(min=1, help="Trials per scenario and mode.")] = 1,
     seed: Annotated[int, typer.Option(help="Run seed.")] = 0,
@@ -128,6 +136,7 @@ def run(
     elif retry_errors:
         raise ValueError("--retry-errors re-runs a stored run's failed attempts; give it "
                          "with --resume RUN_ID")
+    chosen_modes = _modes(modes) if resume is None else []  # refused before a store opens
     _importable_from_here()
     out = console()
     started: list[RunManifest] = []
@@ -156,7 +165,7 @@ def run(
                     "cost_table": cost_table, "retries": llm_retries,
                     "timeout_seconds": llm_timeout})
                 result = start_run(
-                    store, suite_spec=suite, modes=_modes(modes), agent_id=agent,
+                    store, suite_spec=suite, modes=chosen_modes, agent_id=agent,
                     trials=trials, seed=seed, concurrency=concurrency,
                     error_treatment=ErrorTreatment(retries=retries, on_exhausted=on_infra_error),
                     agent_config=agent_config, factory=factory, metadata=metadata,

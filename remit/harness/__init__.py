@@ -26,6 +26,7 @@ from remit.harness.compare import (
     paired_bootstrap,
 )
 from remit.harness.manifest import SCORER_VERSION, ErrorTreatment, ModeManifest, RunManifest
+from remit.harness.modes import ModeFileError, load_mode
 from remit.harness.orchestrator import (
     AGENT_STEP_MINUTES,
     TrialLoop,
@@ -86,6 +87,7 @@ __all__ = [
     "Interval",
     "ManifestError",
     "MissingScenario",
+    "ModeFileError",
     "ModeManifest",
     "ModeSummary",
     "NotComparableError",
@@ -115,6 +117,7 @@ __all__ = [
     "drive",
     "extract_claims",
     "git_revision",
+    "load_mode",
     "mcnemar_exact_p",
     "new_run_id",
     "paired_bootstrap",

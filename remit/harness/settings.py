@@ -22,8 +22,9 @@ from collections.abc import Mapping, Sequence
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from remit.actors import Agent, AgentFactory, AsyncAgent, TrialInfo, load_agent_factory
-from remit.authority import BUILTIN_MODE_NAMES, ControlMode, mode_by_name
+from remit.authority import BUILTIN_MODE_NAMES, ControlMode
 from remit.errors import RemitError
+from remit.harness.modes import load_mode
 
 __all__ = ["DEFAULT_AGENT", "DEFAULT_MODES", "MARKER_KEYS", "RunSettings", "SettingsError",
            "agent_factory", "agent_label", "resolve_mode"]
@@ -57,19 +58,21 @@ class SettingsError(RemitError, ValueError):
 
 
 _OPTIONS_HINT = ("see the 'remit' group of pytest --help (modes: "
-                 f"{', '.join(BUILTIN_MODE_NAMES)}; trials: 1 or more)")
-_MARKER_HINT = (f"the marker takes the keywords {', '.join(MARKER_KEYS)} (modes: built-in names "
-                "or ControlMode objects; trials: 1 or more; agent: a built-in name, "
+                 f"{', '.join(BUILTIN_MODE_NAMES)} or mode files; trials: 1 or more)")
+_MARKER_HINT = (f"the marker takes the keywords {', '.join(MARKER_KEYS)} (modes: built-in names, "
+                "mode files or ControlMode objects; trials: 1 or more; agent: a built-in name, "
                 "'package.module:factory', a factory or an agent class; seed: an integer)")
 
 
 def resolve_mode(mode: str | ControlMode) -> ControlMode:
-    """A control mode from its built-in name, or the mode itself.
+    """A control mode from its built-in name or a mode file's path, or the mode itself.
 
     Raises:
-        remit.authority.UnknownModeError: ``mode`` is a name that is not built in.
+        remit.authority.UnknownModeError: ``mode`` is neither a built-in name nor a path
+            ending in ``.yaml``, ``.yml`` or ``.json``.
+        remit.harness.modes.ModeFileError: the mode file is unreadable or invalid.
     """
-    return mode if isinstance(mode, ControlMode) else mode_by_name(mode.strip())
+    return mode if isinstance(mode, ControlMode) else load_mode(mode)
 
 
 def _split(modes: str) -> tuple[str, ...]:
@@ -143,8 +146,8 @@ class RunSettings(BaseModel):
         modes: the control modes; each gives one test id.
         trials: trials per scenario and mode (the ``n`` of pass^k).
         seed: the run seed (each trial's seed derives from it).
-        db: ``--remit-db``; accepted now, used once remit's store lands.
-        report: ``--remit-report``; accepted now, used once remit's reports land.
+        db: ``--remit-db``: the database the session's runs are stored in, if any.
+        report: ``--remit-report``: the report file the session writes, if any.
     """
 
     model_config = ConfigDict(frozen=True)

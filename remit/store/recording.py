@@ -19,7 +19,7 @@ from pydantic import JsonValue
 
 from remit.actors import AgentFactory, load_agent_factory
 from remit.actors.llm import is_llm_spec, llm_agent_factory, llm_config_from_manifest
-from remit.authority import ControlMode, mode_by_name
+from remit.authority import ControlMode, ModeError
 from remit.errors import RemitError
 from remit.harness import (
     ErrorTreatment,
@@ -35,6 +35,7 @@ from remit.harness import (
     run_async,
     suite_names,
 )
+from remit.harness.modes import custom_mode_metadata, modes_from_metadata
 from remit.harness.outcome import ScenarioOutcome
 from remit.scenarios import Scenario, Suite, load_suite
 from remit.store.store import Store
@@ -99,7 +100,8 @@ def start_run(store: Store, *, suite_spec: str, modes: Sequence[ControlMode],
         run_id=new_run_id(started), suite=suite, modes=modes, agent_id=agent_id,
         agent_config=dict(agent_config or {}), trials=trials, seed=seed,
         error_treatment=treatment, started_at=started,
-        metadata={**_suite_metadata(suite_spec), **dict(metadata or {})})
+        metadata={**_suite_metadata(suite_spec), **custom_mode_metadata(modes),
+                  **dict(metadata or {})})
     store.create_run(manifest)
     if on_start is not None:
         on_start(manifest, len(suite) * len(modes) * trials)
@@ -152,7 +154,10 @@ def resume_run(store: Store, run_id: str, *, concurrency: int = 1,
             f"cannot resume {run_id}: suite {manifest.suite_id!r} has changed since the run "
             f"started (fingerprint {suite.fingerprint[:12]} now, "
             f"{manifest.suite_fingerprint[:12]} then); start a new run")
-    modes = [mode_by_name(m.name) for m in manifest.modes]
+    try:
+        modes = modes_from_metadata([m.name for m in manifest.modes], manifest.metadata)
+    except ModeError as exc:
+        raise ResumeError(f"cannot resume {run_id}: {exc}") from exc
     for mode, recorded in zip(modes, manifest.modes, strict=True):
         if mode.fingerprint != recorded.fingerprint:
             raise ResumeError(f"cannot resume {run_id}: mode {mode.name!r} has changed since "
@@ -247,7 +252,8 @@ def _session_run(outcomes: Sequence[ScenarioOutcome], *, agent_id: str, seed: in
     manifest = build_manifest(run_id=new_run_id(started_at), suite=suite,
                               modes=list(modes.values()), agent_id=agent_id, agent_config={},
                               trials=trials, seed=seed, started_at=started_at,
-                              metadata={"source": "pytest"})
+                              metadata={"source": "pytest",
+                                        **custom_mode_metadata(list(modes.values()))})
     ordered = sorted(records.values(), key=lambda r: (r.scored.scenario_id, r.scored.mode,
                                                       r.scored.trial))
     if store is not None:

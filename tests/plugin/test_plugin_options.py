@@ -41,6 +41,13 @@ def test_defaults_are_baseline_both_modes_one_trial_seed_zero(pytester: pytest.P
                                  "*::test_probe[[]dual_control[]] PASSED*"])
 
 
+MODE_FILE = """
+name: agent-approves-5pct
+delegations:
+  - {action: approve, from: finance, to: agent, attribute: discount_pct, limit: 5}
+"""
+
+
 def test_command_line_options_override_the_defaults(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(PROBE.format(agent="oracle", trials=3, seed=7))
 
@@ -49,6 +56,22 @@ def test_command_line_options_override_the_defaults(pytester: pytest.Pytester) -
 
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["*::test_probe[[]oracle_plan[]] PASSED*"])
+
+
+def test_a_mode_file_is_a_mode_with_its_own_test_id(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".yaml", five=MODE_FILE)
+    pytester.makepyfile("""
+        def test_probe(remit):
+            remit.run("discount-exception").expect_passed()
+            assert remit.mode.name in ("dual_control", "agent-approves-5pct")
+    """)
+
+    result = pytester.runpytest("-v", "--remit-agent=oracle",
+                                "--remit-modes=dual_control,five.yaml")
+
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["*::test_probe[[]dual_control[]] PASSED*",
+                                 "*::test_probe[[]agent-approves-5pct[]] PASSED*"])
 
 
 def test_the_marker_overrides_the_command_line(pytester: pytest.Pytester) -> None:
