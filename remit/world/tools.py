@@ -116,13 +116,17 @@ class GetSiteFactsArgs(_Args):
 
 # -- write tools --------------------------------------------------------------------------
 
+MAX_QUANTITY = 1_000_000
+"""The most units one quote line may order: far beyond any real order, well inside the
+precision of the money arithmetic."""
+
 
 class LineArg(_Args):
     """One quote line: a SKU, a quantity, a discount and the attributes it cites."""
 
     sku: str
-    quantity: int = Field(gt=0)
-    discount_pct: Decimal = Field(default=Decimal(0), ge=0, le=100)
+    quantity: int = Field(gt=0, le=MAX_QUANTITY)
+    discount_pct: Decimal = Field(default=Decimal(0), ge=0, lt=100)
     cite: list[str] = Field(
         default=[], description="Governed attribute names of this SKU that the line cites."
     )

@@ -148,11 +148,20 @@ class World:
                 assert spec.action is not None
                 return gate.write(self, role, spec.action, args)
             return conversation.communicate(self, role, call.tool, args)
-        except RemitError as exc:
+        except ValidationError as exc:
+            # Arguments that pass the tool's schema but not a domain model built from
+            # them (a search bound that is not a number, say).
+            _LOG.debug("tool %s by %s failed: %s", call.tool, role, exc)
+            return self.fail(role, call.tool, "bad_arguments",
+                             f"bad arguments for {call.tool}: {_describe(exc)}; "
+                             "fix them and call again")
+        except (RemitError, ValueError, ArithmeticError) as exc:
             # Domain errors that slipped past the specific handlers are still the caller's
             # problem, not the trial's: report them as bad arguments.
             _LOG.debug("tool %s by %s failed: %s", call.tool, role, exc)
-            return self.fail(role, call.tool, "bad_arguments", str(exc))
+            return self.fail(role, call.tool, "bad_arguments",
+                             f"{call.tool} cannot be done with these arguments: "
+                             f"{str(exc) or type(exc).__name__}; fix them and call again")
 
     # -- read tools ---------------------------------------------------------------------
 

@@ -16,6 +16,14 @@ MALFORMED: tuple[tuple[ToolCall, str], ...] = (
     (ToolCall(tool="edit_lines", arguments={"quote_id": "Q-1", "lines": [{"sku": "BV-00004",
                                                                           "quantity": "many"}]}),
      "bad_arguments"),
+    # Well-typed but senseless: a 100% discount (no margin left to compute), more units
+    # than the money arithmetic holds, a search bound that is not a number.
+    (ToolCall(tool="edit_lines", arguments={"quote_id": "Q-1", "lines": [
+        {"sku": "BV-00021", "quantity": 10, "discount_pct": "100"}]}), "bad_arguments"),
+    (ToolCall(tool="edit_lines", arguments={"quote_id": "Q-1", "lines": [
+        {"sku": "BV-00021", "quantity": 10**30}]}), "bad_arguments"),
+    (ToolCall(tool="search_catalogue", arguments={"constraints": [
+        {"attribute": "pn", "op": "min", "value": "16 bar"}]}), "bad_arguments"),
     (ToolCall(tool="request_action", arguments={"to": "finance"}), "bad_arguments"),
     (ToolCall(tool="ask", arguments={"to": "buyer"}), "bad_arguments"),
     (ToolCall(tool="request_action", arguments={"to": "buyer", "action": "approve",
