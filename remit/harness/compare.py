@@ -53,6 +53,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from remit.actors.llm.provenance import LLM_CACHE_KEY
 from remit.errors import RemitError
 from remit.harness.aggregate import ModeSummary, ScoredTrial, aggregate
 from remit.harness.manifest import RunManifest
@@ -68,6 +69,7 @@ __all__ = [
     "SideReport",
     "compare",
     "mcnemar_exact_p",
+    "model_calls_source",
     "paired_bootstrap",
 ]
 
@@ -338,7 +340,21 @@ def _comparability(a: Side, b: Side, *, force: bool) -> tuple[list[str], bool]:
     if ta != tb:
         warnings.append(f"the sides treat infrastructure errors differently (a={ta!r}, "
                         f"b={tb!r})")
+    ca, cb = model_calls_source(ma), model_calls_source(mb)
+    if ca is not None and cb is not None and (ca == "replayed") != (cb == "replayed"):
+        warnings.append(f"one side's model calls were replayed from cassettes and the "
+                        f"other's were live (a: {ca}, b: {cb}): a difference may be the "
+                        "model's drift since recording, not the agent's")
     return warnings, bool(problems)
+
+
+def model_calls_source(manifest: RunManifest) -> str | None:
+    """How an LLM run's model calls were answered: ``live`` (cache off), ``live,
+    recorded`` or ``replayed`` from cassettes; ``None`` for agents that call no model."""
+    cache = manifest.metadata.get(LLM_CACHE_KEY)
+    if not isinstance(cache, str):
+        return None
+    return {"off": "live", "record": "live, recorded", "replay": "replayed"}.get(cache, cache)
 
 
 def _mode_fingerprint(side: Side) -> str:

@@ -8,6 +8,7 @@ from typing import NamedTuple
 from rich.table import Table
 
 from remit.harness import Comparison, ModeSummary, RunManifest, TrialRecord
+from remit.harness.compare import model_calls_source
 from remit.harness.stats import Interval
 from remit.store import RunListing
 from remit.world import (
@@ -151,7 +152,7 @@ def manifest_table(manifest: RunManifest) -> Table:
     table.add_column("value")
     commit = manifest.git_commit[:12] if manifest.git_commit else "unknown"
     dirty = {True: " (dirty)", False: "", None: ""}[manifest.git_dirty]
-    rows = (
+    rows: list[tuple[str, str]] = [
         ("suite", f"{manifest.suite_id} ({manifest.suite_fingerprint[:12]})"),
         ("agent", f"{manifest.agent_id} (config {manifest.agent_config_hash[:12]})"),
         ("modes", ", ".join(f"{m.name} ({m.fingerprint[:12]})" for m in manifest.modes)),
@@ -162,7 +163,10 @@ def manifest_table(manifest: RunManifest) -> Table:
                   f"commit {commit}{dirty}"),
         ("time", f"{manifest.started_at:%Y-%m-%d %H:%M:%S} -> "
                  + (f"{manifest.ended_at:%H:%M:%S}" if manifest.ended_at else "unfinished")),
-    )
+    ]
+    source = model_calls_source(manifest)
+    if source is not None:
+        rows.insert(2, ("model calls", source))
     for field, value in rows:
         table.add_row(field, value)
     return table

@@ -9,6 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from remit.actors import load_agent_factory
 from remit.authority import mode_by_name
@@ -20,12 +21,14 @@ from remit.harness.compare import (
     Side,
     compare,
     mcnemar_exact_p,
+    model_calls_source,
     paired_bootstrap,
 )
 from remit.harness.manifest import ErrorTreatment, ModeManifest, RunManifest
 from remit.harness.provenance import build_manifest
 from remit.harness.runner import TrialRecord
 from remit.harness.scoring import TrialScore
+from remit.reports import manifest_table
 from remit.scenarios import Suite, builtin_scenarios
 
 T, F = True, False
@@ -299,3 +302,36 @@ def test_modes_of_a_real_run_compare_and_agree_with_its_summaries(tmp_path: Path
     assert (compared.b01, compared.b10, compared.mcnemar_p) == (4, 0, 2 / 16)
     assert [f.scenario_id for f in compared.flips] == [s.id for s in suite]
     assert compared.a.mode_fingerprint == modes[0].fingerprint
+
+
+@pytest.mark.parametrize(("cache_a", "cache_b", "warned"), [
+    ("replay", "off", True), ("record", "replay", True),
+    ("off", "record", False), ("replay", "replay", False), (None, None, False)])
+def test_replayed_against_live_model_calls_is_a_warning(
+        cache_a: str | None, cache_b: str | None, warned: bool) -> None:
+    def llm_run(run_id: str, cache: str | None) -> RunManifest:
+        manifest = _manifest(run_id=run_id, modes=("dual_control",))
+        metadata = {} if cache is None else {"llm_cache": cache}
+        return manifest.model_copy(update={"metadata": metadata})
+
+    a = Side(label="r-1", manifest=llm_run("r-1", cache_a), mode="dual_control",
+             trials=_records("dual_control", TABLE_A))
+    b = Side(label="r-2", manifest=llm_run("r-2", cache_b), mode="dual_control",
+             trials=_records("dual_control", TABLE_B))
+
+    warnings = compare(a, b).warnings
+
+    assert [w.startswith("one side's model calls were replayed from cassettes and the "
+                         "other's were live") for w in warnings] == ([True] if warned else [])
+    assert model_calls_source(a.manifest) == {"replay": "replayed", "record": "live, recorded",
+                                              "off": "live", None: None}[cache_a]
+
+
+def test_the_manifest_table_says_how_model_calls_were_answered() -> None:
+    manifest = _manifest().model_copy(update={"metadata": {"llm_cache": "replay"}})
+    out = Console(width=100, record=True)
+    out.print(manifest_table(manifest))
+    rows = [" ".join(line.replace("│", " ").split()) for line in out.export_text().splitlines()]
+    assert "model calls replayed" in rows
+    out.print(manifest_table(_manifest()))
+    assert "model calls" not in out.export_text()  # exporting cleared the record

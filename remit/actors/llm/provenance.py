@@ -24,10 +24,14 @@ from remit.actors.llm.config import LlmConfig, base_url_host
 from remit.actors.llm.errors import LlmConfigError
 from remit.actors.llm.prompt import prompt_hash
 
-__all__ = ["ADAPTER_ID", "llm_config_from_manifest", "llm_run_metadata"]
+__all__ = ["ADAPTER_ID", "LLM_CACHE_KEY", "llm_config_from_manifest", "llm_run_metadata"]
 
 ADAPTER_ID = "openai-chat-completions"
 """The ``adapter`` of an LLM agent's ``agent_config``."""
+
+LLM_CACHE_KEY = "llm_cache"
+"""The manifest metadata key of an LLM run's cache mode (``off``, ``record``, ``replay``),
+which comparisons and reports read to tell replayed runs from live ones."""
 
 
 def llm_run_metadata(config: LlmConfig) -> tuple[dict[str, JsonValue], dict[str, JsonValue]]:
@@ -49,7 +53,7 @@ def llm_run_metadata(config: LlmConfig) -> tuple[dict[str, JsonValue], dict[str,
         "prompt_hash": prompt_hash(config.tool_call_format),
     }
     metadata: dict[str, JsonValue] = {
-        "llm_cache": config.cache_mode.value,
+        LLM_CACHE_KEY: config.cache_mode.value,
         "cassettes": None if config.cassette_dir is None else str(config.cassette_dir),
         "llm_base_url": _without_credentials(base_url),
         "llm_api_key_env": config.api_key_env,
@@ -81,7 +85,7 @@ def llm_config_from_manifest(agent_id: str, agent_config: dict[str, JsonValue],
     fields.update({
         "base_url": metadata.get("llm_base_url"),
         "api_key_env": metadata.get("llm_api_key_env") or "OPENAI_API_KEY",
-        "cache_mode": metadata.get("llm_cache") or "off",
+        "cache_mode": metadata.get(LLM_CACHE_KEY) or "off",
         "cassette_dir": _path(metadata.get("cassettes")),
         "cost_table": _path(metadata.get("llm_cost_table")),
     })
