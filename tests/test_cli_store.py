@@ -45,8 +45,18 @@ def test_a_stored_run_is_listed_shown_and_its_trails_read_back(db: str) -> None:
     assert trail["scored"]["score"]["passed"] is False
     with Store.open(db) as store:
         assert trail == json.loads(store.trial(trial_id).model_dump_json())
-    table = cli.invoke(app, ["trail", trial_id, "--db", db])
-    assert "expectation broke: final_state: expected rejected, got accepted" in table.stdout
+    table = cli.invoke(app, ["trail", trial_id, "--db", db], env={"COLUMNS": "200"})
+    lines = table.stdout.splitlines()
+    assert lines[0] == f"{trial_id}: FAILED (agent baseline, seed {trail['seed']})"
+    assert "Approval trail (7 decisions)" in table.stdout
+    accept = next(line for line in lines if "│ accept " in line)
+    assert "allowed g-buyer-accept@agent" in accept
+    assert "under buyer's authority" in accept
+    assert "presented -> accepted" in accept
+    assert "confirmed: quote Q-1 ended in accepted at version 2" in table.stdout
+    assert ">> the agent left the reference plan at step" in table.stdout
+    assert lines[-3:][0].startswith("expectation broke: final_state: expected rejected, got "
+                                    "accepted")
 
 
 def test_compare_modes_within_a_run(db: str) -> None:

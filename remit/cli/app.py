@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
@@ -47,6 +48,19 @@ def user_errors(func: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+PIPED_WIDTH = 160
+"""Columns the output is laid out for when it is not a terminal and ``COLUMNS`` is unset
+(rich would assume 80, truncating ids in tables)."""
+
+
 def console(stderr: bool = False) -> Console:
-    """A console for one command's output."""
-    return Console(highlight=False, stderr=stderr)
+    """A console for one command's output.
+
+    Sentences are never wrapped (``soft_wrap``), so a suggested command or a run id
+    stays on one line for copying; tables fit the terminal, or :data:`PIPED_WIDTH`
+    columns when the output goes to a file or a pipe.
+    """
+    out = Console(highlight=False, stderr=stderr, soft_wrap=True)
+    if not out.is_terminal and "COLUMNS" not in os.environ:
+        out = Console(highlight=False, stderr=stderr, soft_wrap=True, width=PIPED_WIDTH)
+    return out

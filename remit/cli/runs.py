@@ -16,8 +16,11 @@ from remit.actors import AgentFactory
 from remit.actors.llm import is_llm_spec, llm_agent_factory, llm_run_metadata, parse_llm_config
 from remit.cli.app import console, user_errors
 from remit.harness import ErrorTreatment, RunManifest, RunResult, Side, TrialRecord, compare
-from remit.harness.modes import load_mode
+from remit.harness.modes import load_mode, modes_from_metadata
 from remit.reports import (
+    approval_lines,
+    approval_table,
+    approval_trail,
     comparison_lines,
     comparison_table,
     failure_groups,
@@ -321,15 +324,31 @@ def show(run_id: Annotated[str, typer.Argument(help="A run id (see `remit runs`)
 def trail(trial_id: Annotated[str, typer.Argument(
               help="A trial id: RUN/SCENARIO/MODE/TRIAL (see `remit show --json`).")],
           db: DbOption = None, as_json: JsonOption = False) -> None:
-    """Show one stored trial's trail, step by step."""
+    """Show one stored trial: its approval trail (every authority decision, the final
+    confirmations, where the agent left the reference plan), then every step."""
     with Store.open(db, create=False) as store:
         record = store.trial(trial_id)
+        manifest = store.manifest(trial_id.split("/", 1)[0])
     if as_json:
         typer.echo(record.model_dump_json(indent=2))
         return
+    scored = record.scored
+    suite = suite_of(manifest)
+    scenario = suite.scenario(scored.scenario_id) if suite is not None else None
+    try:
+        (mode,) = modes_from_metadata([scored.mode], manifest.metadata)
+    except authority.ModeError:
+        mode = None  # no grant roles: authority columns stay blank
+    approval = approval_trail(record, scenario, mode=mode)
     out = console()
+    verdict = "passed" if scored.score.passed else "FAILED"
+    out.print(f"{trial_id}: {verdict} (agent {manifest.agent_id}, seed {record.seed})",
+              markup=False)
+    out.print(approval_table(approval))
+    for line in approval_lines(approval):
+        out.print(line, markup=False)
     out.print(trail_table(record))
-    for failure in record.scored.score.failures:
+    for failure in scored.score.failures:
         out.print(f"expectation broke: {failure}", markup=False)
 
 

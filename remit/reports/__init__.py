@@ -10,6 +10,8 @@ from remit.reports.approval import approval_trail
 from remit.reports.build import build_report
 from remit.reports.console import (
     FailureGroup,
+    approval_lines,
+    approval_table,
     comparison_lines,
     comparison_table,
     describe_entry,
@@ -63,6 +65,8 @@ __all__ = [
     "RunReport",
     "TrailPolicy",
     "TrialRow",
+    "approval_lines",
+    "approval_table",
     "approval_trail",
     "build_report",
     "comparison_lines",

@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
+from rich.console import JustifyMethod
+from rich.markup import escape
 from rich.table import Table
 
 from remit.harness import Comparison, ModeSummary, RunManifest, TrialRecord
 from remit.harness.compare import model_calls_source
 from remit.harness.stats import Interval
+from remit.reports.model import ApprovalTrail
 from remit.store import RunListing
 from remit.world import (
     DecisionEntry,
@@ -25,6 +28,8 @@ from remit.world import (
 
 __all__ = [
     "FailureGroup",
+    "approval_lines",
+    "approval_table",
     "comparison_lines",
     "comparison_table",
     "describe_entry",
@@ -212,6 +217,54 @@ def describe_entry(entry: TrailEntry) -> tuple[str, str, str]:  # noqa: PLR0911 
     if isinstance(entry, ErrorEntry):
         return entry.actor.value, f"error {entry.code}", entry.message
     return "-", f"end ({entry.reason})", entry.summary
+
+
+def approval_table(trail: ApprovalTrail, title: str = "Approval trail") -> Table:
+    """Every authority decision of a trial, one row each: when, who, what on which quote
+    version, the decision and what decided it, the authority used, unmet conditions,
+    evidence and hand-off, and what the write did. ``>>`` marks the first step that
+    departs from the reference plan."""
+    table = Table(title=f"{title} ({len(trail.decisions)} decisions)")
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("", "left"), ("step", "right"), ("t", "right"), ("by", "left"), ("action", "left"),
+        ("quote", "left"), ("decision", "left"), ("authority, conditions, evidence", "left"),
+        ("effect", "left"))
+    for name, justify in columns:
+        table.add_column(name, justify=justify)
+    for row in trail.decisions:
+        version = f"v{row.version} " if row.version is not None else ""
+        decided = ", ".join(row.deciding)
+        verdict = (f"[green]allowed[/] {decided}" if row.allowed
+                   else f"[bold red]DENIED[/] {decided}")
+        notes = []
+        if row.allowed and row.authority and row.authority != row.role:
+            notes.append(f"under {row.authority}'s authority")
+        notes += [f"unmet: {u}" for u in row.unmet]
+        if not row.allowed and not row.unmet:
+            notes += list(row.reasons)
+        if row.evidence:
+            notes.append(f"evidence: {', '.join(row.evidence)}")
+        if row.handoff_id:
+            notes.append(f"answers {row.handoff_id}")
+        table.add_row(">>" if row.diverges else "", str(row.step), f"{row.minute}m",
+                      escape(row.role), escape(row.action),
+                      escape(f"{row.quote_id} {version}{row.version_hash}"), verdict,
+                      escape("; ".join(notes)), escape(row.effect))
+    return table
+
+
+def approval_lines(trail: ApprovalTrail) -> list[str]:
+    """The approval trail's sentences: the final confirmations, where the agent left the
+    reference plan (or why no step is marked), and how the trial ended."""
+    lines = [f"confirmed: {sentence}" for sentence in trail.confirmations]
+    if trail.divergence is not None:
+        d = trail.divergence
+        lines.append(f">> the agent left the reference plan at step {d.step} (t={d.minute}m); "
+                     f"the plan expected {d.expected}")
+    elif trail.divergence_note:
+        lines.append(f"divergence: {trail.divergence_note}")
+    lines.append(f"ended: {trail.ended}")
+    return lines
 
 
 def comparison_table(comparison: Comparison) -> Table:
