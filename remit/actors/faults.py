@@ -42,6 +42,8 @@ from remit.catalogue import (
     STANDARD_PN,
     AttributeStatus,
     Catalogue,
+    CertificateGrade,
+    EvidenceKind,
     Family,
     Requirement,
     SiteTruths,
@@ -135,11 +137,36 @@ def _datasheet(catalogue: Catalogue, variant: Variant) -> str | None:
     return None
 
 
+def _carries_certificate(catalogue: Catalogue, variant: Variant,
+                         required: CertificateGrade | None) -> bool:
+    """Whether ``variant`` ships with a released EN 10204 certificate meeting ``required``.
+
+    The goods-receipt guard demands one for every quoted SKU (a 3.1 certificate also meets
+    a 2.1 requirement); without it the order stops at ``ordered`` in every mode.
+    """
+    if required is None:
+        return True
+    return any(
+        (doc := catalogue.documents.get(doc_id)) is not None
+        and doc.kind is EvidenceKind.CERTIFICATE and doc.status is AttributeStatus.RELEASED
+        and doc.grade in (required, CertificateGrade.TYPE_3_1)
+        for doc_id in variant.certificates)
+
+
 def wrong_variant(catalogue: Catalogue, sku: str, requirement: Requirement | None,
-                  truths: SiteTruths | None) -> Variant | None:
-    """A plausible wrong variant for ``sku``: an active valve of the same DN, outside the
-    acceptable set (when the truths are known), preferring one the buyer's own rules
-    (C3, C4, C6) would not catch; ``None`` if there is none."""
+                  truths: SiteTruths | None, *,
+                  certificate: CertificateGrade | None = None) -> Variant | None:
+    """A plausible wrong variant for ``sku``: a valve of the same DN outside the acceptable
+    set (when the truths are known); ``None`` if there is none.
+
+    Candidates are ranked so that the wrong variant is the trial's only fault:
+
+    1. one that ships with the certificate the goods must come with (``certificate``, the
+       scenario's ``certificate_required``), so the order can still be received;
+    2. an active one; a superseded or discontinued one (a part number from an old order)
+       only when no active valve qualifies;
+    3. one the buyer's own rules (C3, C4, C6) would not catch.
+    """
     original = catalogue.variant(sku)
     if original.family is not Family.BALL_VALVE:
         return None
@@ -148,12 +175,16 @@ def wrong_variant(catalogue: Catalogue, sku: str, requirement: Requirement | Non
     if requirement is not None and truths is not None:
         acceptable = acceptable | acceptable_skus(catalogue, requirement, truths)
     candidates = [v for v in catalogue.variants_of(Family.BALL_VALVE)
-                  if v.is_active and v.number("dn") == dn and v.sku not in acceptable]
-    if requirement is not None and truths is not None:
-        def caught(variant: Variant) -> bool:
-            return any(not r.passed for r in check_valve(variant, truths, requirement)
-                       if r.rule in _BUYER_RULES)
-        candidates.sort(key=caught)
+                  if v.number("dn") == dn and v.sku not in acceptable]
+
+    def caught(variant: Variant) -> bool:
+        if requirement is None or truths is None:
+            return False
+        return any(not r.passed for r in check_valve(variant, truths, requirement)
+                   if r.rule in _BUYER_RULES)
+
+    candidates.sort(key=lambda v: (not _carries_certificate(catalogue, v, certificate),
+                                   not v.is_active, caught(v)))
     return candidates[0] if candidates else None
 
 
@@ -162,9 +193,10 @@ class GuessingAgent(_FaultyOracle):
 
     Args:
         info: the trial; its plan's ``edit_lines`` valve is replaced by an active valve of
-            the same DN outside the scenario's acceptable set, citing its released
-            attributes (so the fault is the variant, not the citations), and ``ask``
-            steps are dropped.
+            the same DN outside the scenario's acceptable set (see :func:`wrong_variant`:
+            one that ships with the certificate the goods need, so the order can be
+            received), citing its released attributes (so the fault is the variant, not
+            the citations), and ``ask`` steps are dropped.
     """
 
     def adjust(self, info: TrialInfo) -> TrialInfo:
@@ -173,13 +205,14 @@ class GuessingAgent(_FaultyOracle):
         if scenario is not None:
             catalogue = shared_catalogue(scenario.catalogue_seed, scenario.catalogue_size)
             requirement, truths = scenario.requirement, scenario.truths
+            certificate = scenario.certificate_required
         else:
-            catalogue, requirement, truths = shared_catalogue(), None, None
+            catalogue, requirement, truths, certificate = shared_catalogue(), None, None, None
         steps = [step for step in info.plan if step.tool != "ask"]
         original = next((s for step in steps if (s := _line_sku(step)) is not None), None)
         if original is None or original not in catalogue:
             return info.model_copy(update={"plan": tuple(steps)})
-        wrong = wrong_variant(catalogue, original, requirement, truths)
+        wrong = wrong_variant(catalogue, original, requirement, truths, certificate=certificate)
         if wrong is None:
             return info.model_copy(update={"plan": tuple(steps)})
         old_sheet = _datasheet(catalogue, catalogue.variant(original))
