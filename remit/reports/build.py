@@ -106,6 +106,17 @@ def _scored(record: TrialRecord) -> ScoredTrial:
     return scored
 
 
+def _reply_issues(counted: Sequence[ScoredTrial]) -> dict[str, int]:
+    """Unusable model replies by kind, summed over ``counted``, kinds sorted."""
+    totals: dict[str, int] = {}
+    for scored in counted:
+        usage = scored.score.usage
+        for kind, n in (usage.reply_issues.items() if usage is not None else ()):
+            if n:
+                totals[kind] = totals.get(kind, 0) + n
+    return dict(sorted(totals.items()))
+
+
 def _mode_report(name: str, fingerprint: str, records: Sequence[TrialRecord],
                  counted: Sequence[ScoredTrial]) -> ModeReport:
     infra = sum(r.infra_error is not None for r in records)
@@ -132,7 +143,8 @@ def _mode_report(name: str, fingerprint: str, records: Sequence[TrialRecord],
         mean_review_minutes=s.mean_review_minutes, mean_denials=s.mean_denials,
         mean_steps=s.mean_steps, errors=s.errors, infra_errors=infra, excluded=excluded,
         model_calls=s.model_calls, prompt_tokens=s.prompt_tokens,
-        completion_tokens=s.completion_tokens, cost=s.cost)
+        completion_tokens=s.completion_tokens, cost=s.cost,
+        reply_issues=_reply_issues(counted))
 
 
 # -- comparisons ---------------------------------------------------------------------------

@@ -168,12 +168,20 @@ def _summary(modes: Sequence[ModeReport]) -> str:
             ["model calls", *(f"{m.model_calls:,}" for m in modes)],
             ["tokens in / out", *(f"{m.prompt_tokens:,} / {m.completion_tokens:,}"
                                   for m in modes)],
-            ["cost", *("&#8212;" if m.cost is None else escape(str(m.cost)) for m in modes)],
+            ["cost", *("&#8212;" if m.cost is None
+                       else escape(f"{m.cost.amount:,.4f} {m.cost.currency}") for m in modes)],
         ]
+    kinds = sorted({kind for m in modes for kind in m.reply_issues})
+    rows += [[f"reply issues: {escape(kind)}",
+              *(str(m.reply_issues.get(kind, 0)) for m in modes)] for kind in kinds]
+    issues = (" Reply issues count, by kind, the model replies a well-behaved model would "
+              "not send (invalid JSON, an unknown tool, an empty reply...), summed over the "
+              "counted trials.") if kinds else ""
     return ('<section id="summary"><h2>Summary per mode</h2>'
             + _table(["metric", *(escape(m.mode) for m in modes)], rows, "summary")
             + '<p class="muted">Rates carry Wilson 95% intervals; pass^k is the chance that '
-              "k trials of a scenario all pass, averaged over scenarios.</p></section>")
+              f"k trials of a scenario all pass, averaged over scenarios.{issues}</p>"
+              "</section>")
 
 
 # -- comparisons ----------------------------------------------------------------------------

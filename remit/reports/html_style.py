@@ -53,6 +53,8 @@ background:#fdecea}
 table.trail{font-size:12px}table.trail td:nth-child(-n+3){white-space:nowrap}
 table.trail td.grants{white-space:nowrap;font-family:ui-monospace,"DejaVu Sans Mono",monospace}
 table.trail tr.diverges td{background:#fdecea}table.trail td.mk{color:var(--div);font-weight:700}
+table.trail td.effect{min-width:8rem;max-width:22rem}.fx{white-space:nowrap}
+.why{font-size:11px;color:var(--fg)}
 .id{color:var(--muted);font-size:11px;white-space:nowrap}.ev{color:var(--muted)}
 .borrowed{color:var(--auth);font-weight:600}
 ol.transcript{list-style:none;padding:0;margin:0;font-size:12.5px;max-height:42rem;overflow-y:auto}

@@ -16,7 +16,7 @@ version and ignore unknown fields.
 Example:
     >>> text = render_json(report)                        # doctest: +SKIP
     >>> json.loads(text)["report_version"]                # doctest: +SKIP
-    '1.0'
+    '1.1'
 """
 
 from __future__ import annotations

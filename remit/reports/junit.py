@@ -10,7 +10,11 @@ infrastructure error is ``<skipped>``.
 
 Metrics travel as ``<properties>``: on each suite, the mode's pass^k for every k, its
 rates (value and Wilson interval), means, trials and errors; on each case, its trials,
-passes and pass^k at k = trials. The ``<testsuites>`` element carries the run's id.
+passes and pass^k at k = trials. When the agent reports its usage (an LLM agent), suites
+and cases also carry ``model_calls``, ``prompt_tokens``, ``completion_tokens``, ``cost``
+with ``cost.currency`` (when every trial was priced) and ``reply_issues.<kind>`` for each
+kind of unusable model reply, summed over the counted trials. The ``<testsuites>``
+element carries the run's id.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from datetime import UTC
 
+from remit.actors import AgentUsage
+from remit.catalogue import Money
 from remit.harness.stats import Interval
 from remit.reports.model import ModeReport, RunReport, ScenarioCell, TrialRow
 
@@ -61,7 +67,35 @@ def _mode_properties(mode: ModeReport) -> list[tuple[str, object]]:
               ("mean_steps", f"{mode.mean_steps:.4f}"),
               ("errors", mode.errors), ("infra_errors", mode.infra_errors),
               ("excluded", mode.excluded)]
+    if mode.model_calls or mode.reply_issues:
+        pairs += _spent(mode.model_calls, mode.prompt_tokens, mode.completion_tokens,
+                        mode.cost, mode.reply_issues)
     return pairs
+
+
+def _spent(calls: int, prompt: int, completion: int, cost: Money | None,
+           issues: dict[str, int]) -> list[tuple[str, object]]:
+    pairs: list[tuple[str, object]] = [("model_calls", calls), ("prompt_tokens", prompt),
+                                       ("completion_tokens", completion)]
+    if cost is not None:
+        pairs += [("cost", cost.amount), ("cost.currency", cost.currency)]
+    pairs += [(f"reply_issues.{kind}", n) for kind, n in sorted(issues.items()) if n]
+    return pairs
+
+
+def _usage_properties(trials: Sequence[TrialRow]) -> list[tuple[str, object]]:
+    """The usage of ``trials`` summed, as properties (none when no trial reports it)."""
+    used: list[AgentUsage] = [t.score.usage for t in trials if t.score.usage is not None]
+    if not used:
+        return []
+    costs = [u.cost for u in used if u.cost is not None]
+    cost = sum(costs[1:], costs[0]) if costs and len(costs) == len(used) else None
+    issues: dict[str, int] = {}
+    for usage in used:
+        for kind, n in usage.reply_issues.items():
+            issues[kind] = issues.get(kind, 0) + n
+    return _spent(sum(u.model_calls for u in used), sum(u.prompt_tokens for u in used),
+                  sum(u.completion_tokens for u in used), cost, issues)
 
 
 def _failure_text(failing: Sequence[TrialRow]) -> str:
@@ -87,7 +121,7 @@ def _case(suite: ET.Element, scenario_id: str, cell: ScenarioCell | None,
     passes = cell.passes if cell is not None else 0
     _props(case, [("trials", len(counted)), ("passes", passes),
                   (f"pass^{len(counted)}", f"{cell.pass_hat_k:.4f}" if cell else "0.0000"),
-                  ("excluded", len(trials) - len(counted))])
+                  ("excluded", len(trials) - len(counted)), *_usage_properties(counted)])
     failing = [t for t in counted if not t.passed]
     if failing:
         first = failing[0].score.failures[0] if failing[0].score.failures else "failed"

@@ -1,12 +1,14 @@
 """The report as Markdown, readable in a code review (GitHub-flavoured tables).
 
 :func:`render_markdown` writes, in order: the notes, the manifest, the per-mode table
-(pass^k for every k, the rates with Wilson 95% intervals, the means, errors), each mode
-comparison (pass^1 delta with its paired bootstrap interval and McNemar p, the flips,
-the trade-off table), the breakdown by subtask group and by required hand-offs, the
-failure causes, the per-scenario table, and the approval trails of failing trials
-(numbered steps; ``>>`` marks the first divergence from the reference plan; the
-transcript follows). Long sections are capped (:data:`MAX_SCENARIO_ROWS`,
+(pass^k for every k, the rates with Wilson 95% intervals, the means, errors; for an
+agent that reports its usage, model calls, tokens, cost and reply issues by kind),
+each mode comparison (pass^1 delta with its paired bootstrap interval and McNemar p,
+the flips, the trade-off table), the breakdown by subtask group and by required
+hand-offs, the failure causes, the per-scenario table, and the approval trails of
+failing trials (numbered steps, each with its effect; ``>>`` marks the first divergence
+from the reference plan; a trial's model usage and reply issues when its agent reports
+them; the transcript follows). Long sections are capped (:data:`MAX_SCENARIO_ROWS`,
 :data:`MAX_TRAILS`...) with a note saying how much was left out; the JSON report holds
 everything.
 """
@@ -16,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import UTC
 
+from remit.actors import AgentUsage
+from remit.catalogue import Money
 from remit.harness.stats import Interval
 from remit.reports.model import (
     ApprovalTrail,
@@ -69,6 +73,20 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def _money(money: Money) -> str:
+    """Model costs are often fractions of a cent: four decimals, not two."""
+    return f"{money.amount:,.4f} {money.currency}"
+
+
+def _usage(usage: AgentUsage) -> list[str]:
+    """A trial's spending and its unusable model replies, as list items."""
+    cost = "unpriced" if usage.cost is None else _money(usage.cost)
+    issues = ", ".join(f"{n} {kind}" for kind, n in sorted(usage.reply_issues.items()) if n)
+    return [f"- model: {_count(usage.model_calls, 'call')}, tokens in / out "
+            f"{usage.prompt_tokens:,} / {usage.completion_tokens:,}, cost {cost}",
+            f"- reply issues: {issues or 'none'}"]
+
+
 # -- sections ------------------------------------------------------------------------------
 
 
@@ -117,12 +135,17 @@ def _modes(report: RunReport) -> list[str]:
             ["model calls", *(f"{m.model_calls:,}" for m in modes)],
             ["tokens in / out", *(f"{m.prompt_tokens:,} / {m.completion_tokens:,}"
                                   for m in modes)],
-            ["cost", *("-" if m.cost is None else str(m.cost) for m in modes)],
+            ["cost", *("-" if m.cost is None else _money(m.cost) for m in modes)],
         ]
+    kinds = sorted({kind for m in modes for kind in m.reply_issues})
+    rows += [[f"reply issues: {kind}", *(str(m.reply_issues.get(kind, 0)) for m in modes)]
+             for kind in kinds]
     shown = "" if ks == every else (f" pass^k is shown at k = {', '.join(map(str, ks))} of "
                                     f"1..{every[-1]}; the JSON report holds every k.")
+    issues = (" Reply issues count, by kind, the model replies a well-behaved model would "
+              "not send, summed over the counted trials.") if kinds else ""
     return ["## Per-mode results", "",
-            f"Rates carry Wilson 95% intervals; means are per trial.{shown}", "",
+            f"Rates carry Wilson 95% intervals; means are per trial.{shown}{issues}", "",
             *_table(("metric", *(m.mode for m in modes)), rows,
                     right=range(1, len(modes) + 1))]
 
@@ -296,6 +319,8 @@ def _trail(number: int, row: TrialRow, trail: ApprovalTrail) -> list[str]:
     elif trail.divergence_note:
         lines.append(f"- {trail.divergence_note}")
     lines.append(f"- ended: {_clip(trail.ended, 200)}")
+    if row.score.usage is not None:
+        lines += _usage(row.score.usage)
     lines += ["", "Decisions:", "", "```", *_decision_lines(trail), "```"]
     transcript = [f"{t.step:02d} [t={t.minute:>3}m] {t.sender} -> {t.to} ({t.tool}): "
                   f"{_clip(t.text)}" for t in trail.transcript]

@@ -24,7 +24,7 @@ Sections, in reading order:
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
@@ -32,6 +32,7 @@ from remit.catalogue import Money
 from remit.harness.manifest import RunManifest
 from remit.harness.scoring import TrialScore
 from remit.harness.stats import Interval
+from remit.world import ErrorCode
 
 __all__ = [
     "REPORT_VERSION",
@@ -59,7 +60,7 @@ __all__ = [
     "TrialRow",
 ]
 
-REPORT_VERSION = "1.0"
+REPORT_VERSION = "1.1"
 """The version of the report's data (and of its JSON Schema): ``major.minor``."""
 
 TrailPolicy = Literal["failing", "all", "none"]
@@ -68,6 +69,8 @@ passing example per scenario and mode), ``all``, or ``none``."""
 
 Outcome = Literal["pass", "fail"]
 """A scenario's outcome on one side: ``pass`` when all its counted trials passed."""
+
+_ERROR_CODES = frozenset(get_args(ErrorCode))
 
 
 class _Row(BaseModel):
@@ -108,7 +111,10 @@ class ModeReport(_Row):
         excluded: of those, how many the error treatment excluded from the numbers.
         model_calls, prompt_tokens, completion_tokens, cost: what an agent that reports
             its usage (an LLM agent) spent, summed over counted trials (0 / ``None``
-            otherwise).
+            otherwise; ``cost`` only when every such trial was priced).
+        reply_issues: model replies that could not be used as they were, by kind
+            (``invalid_json``, ``unknown_tool``, ``empty_reply``...), summed over counted
+            trials; kinds sorted, none with a zero count (added in 1.1).
     """
 
     mode: str
@@ -133,6 +139,7 @@ class ModeReport(_Row):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost: Money | None = None
+    reply_issues: dict[str, int] = {}
 
 
 # -- comparisons ----------------------------------------------------------------------------
@@ -335,8 +342,9 @@ class DecisionRow(_Row):
         evidence: evidence cited.
         handoff_id: the hand-off the write answered, if any.
         effect: what the write did: the transition (``priced -> approval_pending``), the
-            new version (``v3``), the error that stopped an allowed write
-            (``guard_failed: ...``), or "" (denied, or nothing recorded).
+            new version (``v3``), the error that stopped an allowed write as
+            ``<error code>: <message>`` (``guard_failed: cannot accept ...``; the code is
+            one of the world's error codes), or "" (denied, or nothing recorded).
         diverges: this is the first step departing from the reference plan.
     """
 
@@ -357,6 +365,27 @@ class DecisionRow(_Row):
     handoff_id: str | None
     effect: str
     diverges: bool
+
+    @property
+    def effect_error(self) -> str | None:
+        """The error code that stopped this write after its decision (``guard_failed``,
+        ``invalid_transition``...), or ``None`` when the effect is a transition, a new
+        version or nothing.
+
+        Example:
+            >>> row.effect                                        # doctest: +SKIP
+            'guard_failed: cannot accept quote Q-1: its validity ended at t=30m'
+            >>> row.effect_error                                  # doctest: +SKIP
+            'guard_failed'
+        """
+        code, sep, _ = self.effect.partition(": ")
+        return code if sep and code in _ERROR_CODES else None
+
+    @property
+    def effect_reason(self) -> str:
+        """The message of the error in :attr:`effect_error` ("" when there is none)."""
+        code = self.effect_error
+        return self.effect.removeprefix(f"{code}: ") if code is not None else ""
 
 
 class TranscriptLine(_Row):

@@ -9,14 +9,17 @@ those with a section, index ranges for the others. Each trial shown gets one col
 
 A trial section opens on the trial's verdict and ends with its approval trail:
 
-- the score's facts (final state, end reason, steps, denials...) and every broken
-  expectation, unsupported claim and abandoned hand-off, as sentences;
+- the score's facts (final state, end reason, steps, denials..., and for an agent that
+  reports its usage, its model calls, tokens, cost and unusable replies by kind) and
+  every broken expectation, unsupported claim and abandoned hand-off, as sentences;
 - the first divergence from the reference plan, called out, and the shortest
   explaining trail (:func:`remit.reports.explain`) when the report carries it;
 - the swimlane of the four parties (:func:`remit.reports.swimlane.swimlane_svg`);
-- two columns: the approval trail table (each decision with the grant or forbid ids
-  that decided it and the authority used; the diverging row marked ``>>``) with the
-  final confirmations under it, and the transcript beside it.
+- two columns: the approval trail table (each decision with its effect: the transition
+  made, the new version, or the error that stopped an allowed write, in red like a
+  denial; the grant or forbid ids that decided it and the authority used; the
+  diverging row marked ``>>``) with the final confirmations under it, and the
+  transcript beside it.
 
 Anchors: a trial's section has the id ``trial-<run>/<scenario>/<mode>/<n>`` and a
 scenario's ``scenario-<id>``, with every character outside ``A-Z a-z 0-9 . _ / -``
@@ -26,6 +29,7 @@ is a valid id and a fragment that needs no percent-encoding.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from html import escape
 
@@ -43,6 +47,9 @@ __all__ = [
 
 _OPEN_LIMIT = 40
 """Link lists longer than this are collapsed."""
+
+_VERSION = re.compile(r"v[0-9]+")
+"""An effect that is a new version of the quote (``v3``)."""
 
 _SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._/-")
 
@@ -92,6 +99,17 @@ def _facts(row: TrialRow) -> str:
     ]
     if row.infra_error:
         pairs.append(("infrastructure error", row.infra_error))
+    usage = score.usage
+    if usage is not None:
+        issues = ", ".join(f"{n} {kind}" for kind, n in sorted(usage.reply_issues.items())
+                           if n)
+        pairs += [
+            ("model calls", f"{usage.model_calls:,}"),
+            ("tokens in / out", f"{usage.prompt_tokens:,} / {usage.completion_tokens:,}"),
+            ("cost", "unpriced" if usage.cost is None
+             else f"{usage.cost.amount:,.4f} {usage.cost.currency}"),
+            ("reply issues", issues or "none"),
+        ]
     cells = "".join(f"<div><dt>{escape(k)}</dt><dd>{escape(v)}</dd></div>" for k, v in pairs)
     return f'<dl class="facts">{cells}</dl>'
 
@@ -101,6 +119,20 @@ def _sentences(title: str, sentences: Sequence[str], css: str) -> str:
         return ""
     items = "".join(f"<li>{escape(s)}</li>" for s in sentences)
     return f'<p class="sub">{escape(title)}</p><ul class="{css}">{items}</ul>'
+
+
+def _effect(row: DecisionRow) -> str:
+    """What the write did: a transition, a new version, or the error that stopped an
+    allowed write, shown like a denial."""
+    code = row.effect_error
+    if code is not None:
+        return (f'<span class="no">{escape(code)}</span>'
+                f'<div class="why">{escape(row.effect_reason)}</div>')
+    if not row.effect:
+        return '<span class="muted">&#8212;</span>'
+    if _VERSION.fullmatch(row.effect):
+        return f'<span class="fx">new version {row.effect}</span>'
+    return f'<span class="fx">{escape(row.effect).replace(" -&gt; ", " &#8594; ")}</span>'
 
 
 def _decision_row(row: DecisionRow) -> str:
@@ -124,6 +156,7 @@ def _decision_row(row: DecisionRow) -> str:
             f"<td>{escape(row.action)}{handoff}</td>"
             f"<td>{escape(row.quote_id)} {version}<code>{escape(row.version_hash)}</code></td>"
             f"<td>{verdict}</td>"
+            f'<td class="effect">{_effect(row)}</td>'
             f'<td class="grants">{"<br>".join(escape(g) for g in row.deciding) or "&#8212;"}</td>'
             f"<td>{authority}</td><td>{detail}{evidence}</td></tr>")
 
@@ -132,8 +165,8 @@ def _decisions(trail: ApprovalTrail) -> str:
     if not trail.decisions:
         return '<p class="muted">No authority decision was taken in this trial.</p>'
     head = "".join(f"<th>{h}</th>" for h in (
-        "", "step", "t", "role", "action", "quote", "decision", "deciding ids", "authority",
-        "unmet / reasons, evidence"))
+        "", "step", "t", "role", "action", "quote", "decision", "effect", "deciding ids",
+        "authority", "unmet / reasons, evidence"))
     body = "".join(_decision_row(d) for d in trail.decisions)
     return f'<table class="trail"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 

@@ -36,6 +36,7 @@ def test_a_decision_carries_version_unmet_conditions_evidence_and_hand_off() -> 
     assert by_step[4].effect == "v2"
     assert by_step[8].effect == "approval_pending -> approved"
     assert by_step[6].effect == ""
+    assert [d.effect_error for d in trail.decisions] == [None] * len(trail.decisions)
 
 
 def test_the_authority_is_the_role_whose_grant_decided() -> None:

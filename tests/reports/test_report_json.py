@@ -34,31 +34,37 @@ def test_the_committed_schema_is_the_generated_one() -> None:
 
 def test_the_schema_is_versioned_with_the_report() -> None:
     schema = report_schema()
-    assert schema["version"] == REPORT_SCHEMA_VERSION == REPORT_VERSION == "1.0"
+    assert schema["version"] == REPORT_SCHEMA_VERSION == REPORT_VERSION == "1.1"
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     properties = schema["properties"]
     assert isinstance(properties, dict)
     assert violations("2.0", properties["report_version"]) \
         == ["$: '2.0' does not match '^1\\\\.[0-9]+$'"]
+    assert violations("1.0", properties["report_version"]) == []
 
 
 @pytest.mark.parametrize("agent", ["baseline", "oracle"])
-def test_json_report_validates_against_the_schema(
+def test_json_report_validates_against_the_committed_schema(
         agent: str, request: pytest.FixtureRequest) -> None:
     report: RunReport = request.getfixturevalue(f"{agent}_report")
     data = json.loads(render_json(report))
-    assert violations(data, report_schema()) == []
-    assert data["report_version"] == "1.0"
+    committed = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    assert violations(data, committed) == []
+    assert data["report_version"] == "1.1"
 
 
-def test_the_checker_catches_a_broken_report(baseline_report: RunReport) -> None:
+def test_the_validator_catches_a_broken_report(baseline_report: RunReport) -> None:
     data = json.loads(render_json(baseline_report))
     del data["modes"][0]["pass_rate"]
     data["trials"][0]["passed"] = "yes"
-    problems = violations(data, report_schema())
-    assert "$.modes[0]: missing required 'pass_rate'" in problems
-    assert "$.trials[0].passed: str is not ['boolean']" in problems
-    assert len(problems) == 2
+    data["modes"][1]["reply_issues"] = {"invalid_json": "two"}
+    data["generated_at"] = "2026-01-02T12:00:00"
+    assert violations(data, report_schema()) == [
+        "$.generated_at: '2026-01-02T12:00:00' is not a 'date-time'",
+        "$.modes[0]: 'pass_rate' is a required property",
+        "$.modes[1].reply_issues.invalid_json: 'two' is not of type 'integer'",
+        "$.trials[0].passed: 'yes' is not of type 'boolean'",
+    ]
 
 
 def test_a_later_minor_version_with_new_fields_still_reads(baseline_report: RunReport) -> None:

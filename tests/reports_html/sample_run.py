@@ -32,6 +32,10 @@ the buyer); unresponsive-finance and three-way-mismatch fail in dual-control."""
 FAILING_ALL_TOOLS = "consent-withheld"
 """A scenario whose all-tools trials fail because the agent used other roles' grants."""
 
+STOPPED_WRITE = ("three-way-mismatch", "all_tools")
+"""A scenario and mode whose kept trail has an allowed write stopped by its guard: the
+agent releases payment under finance's authority against a mismatched invoice."""
+
 
 def small_run() -> tuple[RunManifest, tuple[TrialRecord, ...], Suite]:
     """The fixed run: manifest, records (with trails) and suite."""

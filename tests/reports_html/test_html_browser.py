@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, ConsoleMessage, Page, Route, expect, sy
 
 from remit.reports.model import RunReport
 from remit.reports.trial_sections import trial_anchor
-from tests.reports_html.sample_run import FAILING_ALL_TOOLS
+from tests.reports_html.sample_run import FAILING_ALL_TOOLS, STOPPED_WRITE
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -115,6 +115,30 @@ def test_report_opens_in_chromium_with_its_trail(
     tab.screenshot(path=str(tmp_path / "report-trail.png"))
     _artifacts(tmp_path, "report.png", "report-charts.png", "report-trail.png")
 
+    assert watched.errors == []
+    assert watched.blocked == []
+
+
+def test_a_stopped_write_shows_its_effect_like_a_denial(
+        watched: Watched, page: str, report: RunReport, tmp_path: Path) -> None:
+    html = tmp_path / "report.html"
+    html.write_text(page, encoding="utf-8")
+    trial = next(t for t in report.trials if (t.scenario_id, t.mode) == STOPPED_WRITE
+                 and t.trail is not None)
+    tab = watched.page
+    tab.goto(f"{html.as_uri()}#{trial_anchor(trial.id)}")
+    trail = tab.locator(f'details[id="{trial_anchor(trial.id)}"] table.trail')
+    expect(trail.locator("th", has_text="effect")).to_be_visible()
+    stopped = trail.locator("td.effect", has_text="guard_failed")
+    expect(stopped).to_be_visible()
+    expect(stopped).to_contain_text("three-way match")
+    expect(trail.locator("td.effect", has_text="approval_pending \u2192 approved")).to_be_visible()
+    colour = "el => getComputedStyle(el).color"
+    denial_red = tab.locator("span.no").first.evaluate(colour)
+    assert stopped.locator("span.no").evaluate(colour) == denial_red == "rgb(198, 40, 40)"
+    stopped.scroll_into_view_if_needed()
+    tab.screenshot(path=str(tmp_path / "report-effect.png"))
+    _artifacts(tmp_path, "report-effect.png")
     assert watched.errors == []
     assert watched.blocked == []
 

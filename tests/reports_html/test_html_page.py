@@ -5,6 +5,7 @@ approval trails present with the grant ids that decided them."""
 from __future__ import annotations
 
 import re
+from html import escape
 
 import matplotlib as mpl
 import pytest
@@ -13,7 +14,7 @@ from remit.reports.html import render_html
 from remit.reports.model import RunReport, TrialRow
 from remit.reports.trial_sections import anchor, scenario_anchor, trial_anchor, trial_section
 from tests.reports_html.page_index import PageIndex
-from tests.reports_html.sample_run import FAILING_ALL_TOOLS, RUN_ID
+from tests.reports_html.sample_run import FAILING_ALL_TOOLS, RUN_ID, STOPPED_WRITE
 
 SECTION_ORDER = ("summary", "comparison", "charts", "failures", "scenarios",
                  "scenario-sections", "trials", "closing")
@@ -144,6 +145,49 @@ def test_failing_trial_shows_the_deciding_grants_divergence_and_transcript(
     assert section.count('<ol class="transcript">') == 1
     assert section.count('<svg class="swimlane"') == 1
     assert 'class="auc"' in section, "the swimlane marks the authority the agent borrowed"
+
+
+def test_trail_table_shows_what_each_decision_did(page: str, report: RunReport) -> None:
+    trial = next(t for t in report.trials if t.scenario_id == STOPPED_WRITE[0]
+                 and t.mode == STOPPED_WRITE[1] and t.trail is not None)
+    assert trial.trail is not None
+    stopped = next(d for d in trial.trail.decisions if d.effect_error is not None)
+    assert (stopped.action, stopped.allowed, stopped.effect_error) == (
+        "release_payment", True, "guard_failed")
+    assert stopped.effect_reason.startswith("cannot release_payment quote Q-1: three-way match")
+    section = _section(page, trial_anchor(trial.id))
+    assert "<th>decision</th><th>effect</th><th>deciding ids</th>" in section
+    assert ('<td><span class="ok">allowed</span></td><td class="effect">'
+            '<span class="no">guard_failed</span>'
+            f'<div class="why">{escape(stopped.effect_reason)}</div></td>') in section
+    assert ('<td class="effect"><span class="fx">approval_pending &#8594; approved</span>'
+            "</td>") in section
+    assert '<td class="effect"><span class="fx">new version v2</span></td>' in section
+    cells = section.count('<td class="effect">')
+    assert cells == len(trial.trail.decisions), "one effect cell per decision"
+
+
+def test_an_expired_accept_and_a_denial_read_alike(report: RunReport) -> None:
+    trial = _failing(report, FAILING_ALL_TOOLS, "all_tools")
+    assert trial.trail is not None
+    accept = next(d for d in trial.trail.decisions if d.action == "accept")
+    expired = accept.model_copy(update={
+        "effect": "guard_failed: cannot accept quote Q-1: its validity ended at t=30m"})
+    refused = accept.model_copy(update={
+        "allowed": False, "deciding": ("f-no-self-accept",), "authority": None,
+        "reasons": ("agent may not accept",), "effect": ""})
+    odd = accept.model_copy(update={"effect": "note: not an error code"})
+    assert (expired.effect_error, refused.effect_error, odd.effect_error) == (
+        "guard_failed", None, None)
+    edited = trial.model_copy(update={"trail": trial.trail.model_copy(
+        update={"decisions": (expired, refused, odd)})})
+    section = trial_section(edited)
+    assert ('<td class="effect"><span class="no">guard_failed</span><div class="why">'
+            "cannot accept quote Q-1: its validity ended at t=30m</div></td>") in section
+    assert ('<td><span class="no">DENIED</span></td><td class="effect">'
+            '<span class="muted">&#8212;</span></td>') in section
+    assert '<td class="effect"><span class="fx">note: not an error code</span></td>' \
+        in section
 
 
 def test_dual_control_trial_draws_its_hand_offs(page: str, report: RunReport) -> None:
