@@ -18,7 +18,12 @@ Writing a scenario test::
   built-in names or :class:`~remit.authority.ControlMode` objects (custom modes); agent
   is a built-in name, ``"package.module:factory"``, a factory or an agent class.
   Marker values override the ``--remit-*`` options, which override the defaults
-  (agent ``baseline``, modes ``all_tools,dual_control``, 1 trial, seed 0).
+  (agent ``baseline``, modes ``all_tools,dual_control``, 1 trial, seed 0): a test that
+  pins ``agent="oracle"`` runs the oracle whatever ``--remit-agent`` says.
+- The options are checked before any test runs, each bad one a usage error naming it:
+  ``--remit-agent`` must load, ``--remit-report`` must have a known suffix in a
+  writable place, and ``--remit-db`` must be reachable (a SQLite file's directory must
+  exist; nothing is created until the session stores its trials).
 - A test that uses the ``remit`` fixture (or ``remit_mode``) is parametrised by mode;
   test ids carry the mode names (``test_supersession[dual_control]``).
 - ``remit`` is a :class:`~remit.harness.outcome.ScenarioRunner`:
@@ -40,6 +45,9 @@ Writing a scenario test::
   the three rates with Wilson intervals and the conversation's costs. Under
   pytest-xdist each worker's reports carry their properties to the controller, which
   alone rebuilds and prints the table.
+- A database or report that cannot be written at the end anyway (a full disk, a
+  directory removed during the session) is one ``remit: ERROR`` line under the table
+  and exit status 1 when the tests passed; the test summary is still printed.
 """
 
 # The library is imported inside the hooks on purpose (STYLE.md: a lazy plugin), so:
@@ -56,6 +64,7 @@ import pytest
 
 if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr
+    from sqlalchemy.engine import URL
 
     from remit.authority import ControlMode
     from remit.harness.aggregate import ScoredTrial
@@ -69,7 +78,8 @@ _SETTINGS = pytest.StashKey["RunSettings"]()
 _RESULTS = pytest.StashKey[list[tuple[str, "Sequence[ScoredTrial]"]]]()
 _SCENARIO = pytest.StashKey[tuple["Scenario", "ControlMode"]]()
 _SPOOL = pytest.StashKey[str]()
-_RECORDED = pytest.StashKey[list[str]]()
+_RECORDED = pytest.StashKey[list[tuple[str, bool]]]()
+_AGENT_PENDING = pytest.StashKey[str]()
 _SPOOL_INPUT = "remit_spool"
 
 _MARKER_HELP = ("remit(modes=('all_tools', 'dual_control'), trials=1, agent='baseline', seed=0):"
@@ -82,15 +92,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("remit", "remit: scenario tests of commercial agents")
     group.addoption("--remit-agent", metavar="SPEC", default=None,
                     help="agent for scenario tests: a built-in name (oracle, baseline, "
-                         "guessing, claiming, abandoning, overreaching) or "
-                         "package.module:factory (default: baseline)")
+                         "guessing, claiming, abandoning, overreaching), openai:MODEL or "
+                         "package.module:factory (default: baseline); a test's "
+                         "@pytest.mark.remit(agent=...) overrides it")
     group.addoption("--remit-modes", metavar="NAMES", default=None,
                     help="comma-separated control modes, one test id each: built-in names "
-                         "or mode files (.yaml/.json) (default: all_tools,dual_control)")
+                         "or mode files (.yaml/.json) (default: all_tools,dual_control); "
+                         "a test's @pytest.mark.remit(modes=...) overrides it")
     group.addoption("--remit-trials", metavar="N", type=int, default=None,
-                    help="trials per scenario and mode, the n of pass^k (default: 1)")
+                    help="trials per scenario and mode, the n of pass^k (default: 1); "
+                         "a test's @pytest.mark.remit(trials=...) overrides it")
     group.addoption("--remit-seed", metavar="N", type=int, default=None,
-                    help="run seed; each trial's seed derives from it (default: 0)")
+                    help="run seed; each trial's seed derives from it (default: 0); "
+                         "a test's @pytest.mark.remit(seed=...) overrides it")
     group.addoption("--remit-db", metavar="URL", default=None,
                     help="store the session's trials as one run in this database (a SQLite "
                          "path or postgresql://...); see it with `remit show`")
@@ -135,6 +149,123 @@ class _ResultCollector:
             self._results.append((report.nodeid, scored))
 
 
+def _usage_error(option: str, value: str, problem: str, hint: str) -> pytest.UsageError:
+    """One line naming the option, its value, the problem and what to do."""
+    from remit.harness.settings import SettingsError
+
+    return pytest.UsageError(str(SettingsError(f"{option}={value!r}", (problem,), hint)))
+
+
+def _check_agent(config: pytest.Config, *, collected: bool) -> None:
+    """Load ``--remit-agent`` before any test runs: a bad spec is one usage error.
+
+    A ``package.module:factory`` whose module is not importable at configuration may
+    live beside the tests, which pytest puts on ``sys.path`` as it collects them; it is
+    loaded again when collection has finished (not under pytest-xdist, whose controller
+    collects nothing: there each test that uses it fails instead).
+    """
+    spec = config.stash.get(_AGENT_PENDING, None) if collected \
+        else config.getoption("remit_agent")
+    if spec is None:
+        return
+    from remit.harness.settings import SettingsError, check_agent_option
+
+    try:
+        if not check_agent_option(spec, import_later=not collected):
+            config.stash[_AGENT_PENDING] = spec
+    except SettingsError as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
+def _directory_problem(directory: Path, *, made: bool) -> str | None:
+    """Why no file can be written in ``directory`` (``None`` if one can); creates nothing.
+
+    ``made``: the writer creates missing directories (a report's), so the nearest one
+    that exists must be writable; otherwise ``directory`` itself must exist.
+    """
+    import os
+
+    existing = directory
+    while made and not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.exists():
+        return f"directory {str(existing)!r} does not exist"
+    if not existing.is_dir():
+        return f"{str(existing)!r} is not a directory"
+    if not os.access(existing, os.W_OK | os.X_OK):
+        return f"directory {str(existing)!r} is not writable"
+    return None
+
+
+def _db_problem(url: str) -> str | None:
+    """Why ``--remit-db`` cannot be written (``None`` if it can), without creating it.
+
+    A SQLite file that exists is opened (a damaged or newer database is refused now, not
+    after the tests); a new one needs only a writable directory. PostgreSQL is connected
+    to, without creating remit's tables.
+    """
+    import os
+
+    from remit.store import Store, StoreError, resolve_url
+    from remit.store.urls import sqlite_path
+
+    try:
+        resolved = resolve_url(url, environ=os.environ)
+        if resolved.get_backend_name() != "sqlite":
+            return _connection_problem(resolved)
+        path = sqlite_path(resolved)
+        if path is not None and path.is_file():
+            Store.open(url, create=False).close()
+    except StoreError as exc:
+        return str(getattr(exc, "reason", exc))
+    if path is None or path.is_file():
+        return None
+    if path.is_dir():
+        return f"{str(path)!r} is a directory, not a file"
+    return _directory_problem(path.parent, made=False)
+
+
+def _connection_problem(url: URL) -> str | None:
+    """Why the PostgreSQL server at ``url`` refuses a connection (``None`` if it accepts)."""
+    from sqlalchemy import create_engine
+    from sqlalchemy.exc import SQLAlchemyError
+
+    engine = create_engine(url, connect_args={"connect_timeout": 10})
+    try:
+        with engine.connect():
+            return None
+    except SQLAlchemyError as exc:
+        reason = str(getattr(exc, "orig", None) or exc).strip()
+        return reason.splitlines()[0] if reason else type(exc).__name__
+    finally:
+        engine.dispose()
+
+
+def _report_problem(report: str) -> str | None:
+    """Why ``--remit-report`` cannot be written (``None`` if it can), without writing it."""
+    from remit.reports import REPORT_FORMATS
+
+    path = Path(report)
+    if path.suffix.lower() not in REPORT_FORMATS:
+        return (f"suffix={path.suffix!r} names no report format (known: "
+                f"{', '.join(REPORT_FORMATS)})")
+    if path.is_dir():
+        return f"{str(path)!r} is a directory, not a file"
+    return _directory_problem(path.parent, made=True)
+
+
+def _check_outputs(config: pytest.Config) -> None:
+    """Check ``--remit-db`` and ``--remit-report`` before any test runs."""
+    db, report = config.getoption("remit_db"), config.getoption("remit_report")
+    if db is not None and (problem := _db_problem(db)) is not None:
+        raise _usage_error("--remit-db", db, problem,
+                           "pass a SQLite file in an existing, writable directory or a "
+                           "reachable postgresql://USER@HOST:PORT/DB")
+    if report is not None and (problem := _report_problem(report)) is not None:
+        raise _usage_error("--remit-report", report, problem,
+                           "pass a .html, .md, .json or .xml (JUnit) file in a writable place")
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Register the marker; check the options if any is given; collect results."""
     config.addinivalue_line("markers", _MARKER_HELP)
@@ -143,6 +274,9 @@ def pytest_configure(config: pytest.Config) -> None:
     if any(config.getoption(name) is not None for name in options):
         _settings(config)
     if not _is_worker(config):
+        # The controller checks for everyone, before the spool below exists.
+        _check_agent(config, collected=False)
+        _check_outputs(config)
         results: list[tuple[str, Sequence[ScoredTrial]]] = []
         config.stash[_RESULTS] = results
         config.pluginmanager.register(_ResultCollector(results), "remit-results")
@@ -154,6 +288,11 @@ def pytest_configure(config: pytest.Config) -> None:
         spool = config.workerinput.get(_SPOOL_INPUT)  # type: ignore[attr-defined]
         if spool:
             config.stash[_SPOOL] = spool
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Load an ``--remit-agent`` whose module only collection put on ``sys.path``."""
+    _check_agent(session.config, collected=True)
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -185,48 +324,83 @@ def _slug(text: str) -> str:
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """Record the session as one run (``--remit-db``) and write its report
-    (``--remit-report``), once, on the controller."""
+    (``--remit-report``), once, on the controller.
+
+    A database or report that cannot be written (the options were checked at the start,
+    but a disk can fill up) is one error line in the summary and exit status 1 when the
+    tests passed, never a traceback that would hide the test summary.
+    """
     config = session.config
     spool = config.stash.get(_SPOOL, None)
     if _is_worker(config) or spool is None:
         return
     import shutil
-    from datetime import UTC, datetime
 
     from remit.harness.spool import read_spool
-    from remit.store import Store, session_runs
 
     outcomes = read_spool(spool)
     shutil.rmtree(spool, ignore_errors=True)
-    lines: list[str] = []
+    lines: list[tuple[str, bool]] = []
     config.stash[_RECORDED] = lines
     if not outcomes:
-        lines.append("remit: no scenario ran; nothing stored or reported")
+        lines.append(("remit: no scenario ran; nothing stored or reported", False))
         return
-    settings = _settings(config)
+    _record(_settings(config), outcomes, lines)
+    if any(error for _, error in lines) and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def _record(settings: RunSettings, outcomes: Sequence[ScenarioOutcome],
+            lines: list[tuple[str, bool]]) -> None:
+    """Store and report the session's outcomes; each line says what happened (or failed)."""
+    from datetime import UTC, datetime
+
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from remit.errors import RemitError
+    from remit.store import Store, session_runs
+
     started = datetime.now(UTC)
+    runs = None
     if settings.db is not None:
-        with Store.open(settings.db) as store:
-            runs = session_runs(outcomes, seed=settings.seed, started_at=started, store=store)
-        lines += [f"remit: stored {len(run.records)} trials of {run.manifest.agent_id} as run "
-                  f"{run.manifest.run_id} in {settings.db}; see it with "
-                  f"`remit show {run.manifest.run_id}`" for run in runs]
-    else:
+        try:
+            with Store.open(settings.db) as store:
+                runs = session_runs(outcomes, seed=settings.seed, started_at=started,
+                                    store=store)
+        except (RemitError, OSError, SQLAlchemyError) as exc:
+            lines.append((f"remit: ERROR: the session's trials were not stored in "
+                          f"--remit-db={settings.db!r}: {_one_line(exc)}", True))
+        else:
+            lines += [(f"remit: stored {len(run.records)} trials of {run.manifest.agent_id} as "
+                       f"run {run.manifest.run_id} in {settings.db}; see it with "
+                       f"`remit show {run.manifest.run_id}`", False) for run in runs]
+    if runs is None:
         runs = session_runs(outcomes, seed=settings.seed, started_at=started)
     duplicates = sum(run.duplicates for run in runs)
     if duplicates:
-        lines.append(f"remit: {duplicates} trials ran in several tests with the same agent; "
-                     "each run keeps the first of each")
-    if settings.report is not None:
-        from remit.reports import write_report
+        lines.append((f"remit: {duplicates} trials ran in several tests with the same agent; "
+                      "each run keeps the first of each", False))
+    if settings.report is None:
+        return
+    from remit.reports import write_report
 
-        target = Path(settings.report)
-        for run in runs:
-            # One report per agent: a run, and so a report, has one agent.
-            path = target if len(runs) == 1 else target.with_name(
-                f"{target.stem}-{_slug(run.manifest.agent_id)}{target.suffix}")
+    target = Path(settings.report)
+    for run in runs:
+        # One report per agent: a run, and so a report, has one agent.
+        path = target if len(runs) == 1 else target.with_name(
+            f"{target.stem}-{_slug(run.manifest.agent_id)}{target.suffix}")
+        try:
             written = write_report(run.manifest, run.records, run.suite, path)
-            lines.append(f"remit: report written to {written}")
+        except (RemitError, OSError, ValueError) as exc:
+            lines.append((f"remit: ERROR: the report of {run.manifest.agent_id} was not written "
+                          f"to {path}: {_one_line(exc)}", True))
+        else:
+            lines.append((f"remit: report written to {written}", False))
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text or type(exc).__name__
 
 
 def _node_settings(node: pytest.Item) -> RunSettings:
@@ -349,16 +523,28 @@ class ScenarioItem(pytest.Item):
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter,
                             config: pytest.Config) -> None:
-    """Print the per-mode table of the session's scenario results, once (the controller)."""
-    if _is_worker(config) or not config.stash.get(_RESULTS, None):
+    """Print the per-mode table of the session's scenario results, and what was stored and
+    reported (or could not be), once (the controller)."""
+    recorded = config.stash.get(_RECORDED, [])
+    results = config.stash.get(_RESULTS, [])
+    if _is_worker(config) or not (results or recorded):
         return
+    terminalreporter.section("remit summary")
+    if results:
+        terminalreporter.write(_summary_table(config, results))
+    for line, error in recorded:
+        terminalreporter.write_line(line, red=error)
+
+
+def _summary_table(config: pytest.Config,
+                   results: Sequence[tuple[str, Sequence[ScoredTrial]]]) -> str:
+    """The per-mode table, as wide as it needs, with colour when the terminal has it."""
     from rich.console import Console
     from rich.measure import Measurement
 
     from remit.harness.collected import session_summaries
     from remit.reports import mode_table
 
-    results = config.stash[_RESULTS]
     settings = _settings(config)
     summaries = session_summaries(results, [m.name for m in settings.modes])
     trials = sum(s.trials for s in summaries.values())
@@ -372,7 +558,4 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter,
     needed = Measurement.get(console, console.options.update_width(1000), table).maximum
     console.width = max(writer.fullwidth, needed)
     console.print(table)
-    terminalreporter.section("remit summary")
-    terminalreporter.write(buffer.getvalue())
-    for line in config.stash.get(_RECORDED, []):
-        terminalreporter.write_line(line)
+    return buffer.getvalue()

@@ -3,7 +3,11 @@
 The pytest plugin builds one :class:`RunSettings` from its command-line options and
 narrows it per test with the ``remit`` marker. The precedence is fixed: marker values
 override command-line options, which override the defaults (agent ``baseline``, modes
-``all_tools`` and ``dual_control``, one trial, seed 0).
+``all_tools`` and ``dual_control``, one trial, seed 0). The marker is the more specific
+of the two: a test that pins ``agent="oracle"`` calibrates against the oracle whichever
+agent the command line names, and ``--remit-agent`` applies to every test that names none.
+The plugin loads ``--remit-agent`` (:func:`check_agent_option`) before any test runs,
+so a bad spec is one usage error rather than one failure per test.
 
 Example:
     >>> settings = RunSettings.from_options(modes="dual_control", trials=3)
@@ -21,13 +25,20 @@ from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from remit.actors import Agent, AgentFactory, AsyncAgent, TrialInfo, load_agent_factory
+from remit.actors import (
+    Agent,
+    AgentFactory,
+    AgentSpecError,
+    AsyncAgent,
+    TrialInfo,
+    load_agent_factory,
+)
 from remit.authority import BUILTIN_MODE_NAMES, ControlMode
 from remit.errors import RemitError
 from remit.harness.modes import load_mode
 
 __all__ = ["DEFAULT_AGENT", "DEFAULT_MODES", "MARKER_KEYS", "RunSettings", "SettingsError",
-           "agent_factory", "agent_label", "resolve_mode"]
+           "agent_factory", "agent_label", "check_agent_option", "resolve_mode"]
 
 DEFAULT_AGENT = "baseline"
 """The agent a scenario test runs when neither the marker nor ``--remit-agent`` names one."""
@@ -59,6 +70,7 @@ class SettingsError(RemitError, ValueError):
 
 _OPTIONS_HINT = ("see the 'remit' group of pytest --help (modes: "
                  f"{', '.join(BUILTIN_MODE_NAMES)} or mode files; trials: 1 or more)")
+_AGENT_HINT = f"or leave --remit-agent out to run the default agent ({DEFAULT_AGENT})"
 _MARKER_HINT = (f"the marker takes the keywords {', '.join(MARKER_KEYS)} (modes: built-in names, "
                 "mode files or ControlMode objects; trials: 1 or more; agent: a built-in name, "
                 "'package.module:factory', a factory or an agent class; seed: an integer)")
@@ -111,6 +123,40 @@ def agent_factory(agent: str | AgentFactory) -> AgentFactory:
 
         return build
     return agent
+
+
+def check_agent_option(agent: str, *, import_later: bool = False) -> bool:
+    """Load the ``--remit-agent`` spec ``agent`` once, so that a bad one stops the session.
+
+    Args:
+        agent: the option's value.
+        import_later: tolerate a ``package.module:factory`` whose module cannot be imported
+            yet: a module beside the tests is importable only once pytest has collected
+            them (it puts their directory on ``sys.path``), so the caller checks again then.
+
+    Returns:
+        ``True`` when the spec loads; ``False`` when its module is not importable yet and
+        ``import_later`` is set.
+
+    Raises:
+        SettingsError: the spec names no loadable agent (an unknown name, a missing module
+            or attribute, an ``openai:MODEL`` without its API key), one line naming the
+            option and its value.
+
+    Example:
+        >>> check_agent_option("oracle")
+        True
+        >>> check_agent_option("remit_no_such_module:factory", import_later=True)
+        False
+    """
+    try:
+        load_agent_factory(agent)
+    except RemitError as exc:
+        if import_later and isinstance(exc, AgentSpecError) \
+                and isinstance(exc.__cause__, ImportError):
+            return False
+        raise SettingsError(f"--remit-agent={agent!r}", (str(exc),), _AGENT_HINT) from None
+    return True
 
 
 def agent_label(agent: str | AgentFactory) -> str:
