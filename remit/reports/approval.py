@@ -14,8 +14,8 @@ rebuilt) and returns an :class:`~remit.reports.model.ApprovalTrail`:
 - **confirmations**, as sentences: the quote's final state and version, who approved
   the final version (``finance approved version 3 (a1b2c3d4) at t=57m``, or ``no
   approval is bound to the final version ...``), and who released payment.
-- **divergence**: the first of the agent's steps departing from the reference plan
-  (:func:`remit.reports.divergence`), when the scenario is known.
+
+
 - **transcript**: every message, in order.
 """
 
@@ -229,6 +229,10 @@ def approval_trail(record: TrialRecord, scenario: Scenario | None = None, *,
     found: Divergence | None = None
     if scenario is None:
         note = "no suite given: the reference plan is unknown, so no divergence is marked"
+    elif record.scored.score.passed:
+        # A passing agent may take another valid path (submit before an approval the plan
+        # skips, go on past the plan's end); marking it would only add noise.
+        note = "the trial passed, so no departure from the reference plan is marked"
     else:
         found = divergence(record, scenario, mode=mode)
         note = "" if found is not None else "the agent followed the reference plan"

@@ -57,8 +57,12 @@ __all__ = ["MAX_LINES", "divergence", "explain", "explain_failure", "first_diver
 MAX_LINES = 40
 """The longest explanation, in lines."""
 
-_UNCOMPARED = frozenset({"follow_up", "withdraw", "end", "message"})
-"""Agent tools left out of the comparison with the plan (bookkeeping, chat, the end)."""
+_UNCOMPARED = frozenset({"ask", "follow_up", "withdraw", "end", "message"})
+"""Agent tools left out of the comparison with the plan: how the agent gathers facts
+(asking, or in all-tools reading the site facts), bookkeeping, chat and the end. The
+divergence is about the commercial path, the writes and hand-offs, where a departure is
+what decides a trial; compared on asks too, nearly every trail of a capable agent
+"diverged" at its first question, passing ones included."""
 
 _LINE_CHARS = 150
 _TEXT_CHARS = 50

@@ -23,7 +23,7 @@ def _record(agent: str, scenario_id: str, mode: str | ControlMode) -> TrialRecor
     return record
 
 
-def test_a_guess_diverges_where_the_agent_quotes_before_asking() -> None:
+def test_a_guess_diverges_where_the_agent_quotes_the_wrong_variant() -> None:
     record = _record("guessing", "supersession-substitution", "dual_control")
 
     lines = explain(record, scenario_by_id("supersession-substitution")).splitlines()
@@ -33,7 +33,7 @@ def test_a_guess_diverges_where_the_agent_quotes_before_asking() -> None:
     marked = [i for i, line in enumerate(lines) if line.startswith(">>")]
     assert len(marked) == 1
     assert lines[marked[0]] == ">> 02 [t=  1m] agent edit_lines(BV-00021 x3) -> v2"
-    assert lines[marked[0] + 1] == "      plan expected: ask(to=buyer)"
+    assert lines[marked[0] + 1] == "      plan expected: edit_lines(BV-00003)"
     assert "   06 [t= 19m] technical_owner reject_fit -> fit_pending -> configured; declined " \
            "H-1: C5 fails" in "\n".join(lines)
     assert "   ... 1 read" in lines

@@ -32,7 +32,7 @@ def test_a_failing_scenario_shows_numbered_steps_the_divergence_and_the_expectat
         "E*supersession-substitution in dual_control, trial 0 (seed *, agent guessing): failed; "
         "the agent left the reference plan at step 02",
         "E*>> 02 [[]t=  1m[]] agent edit_lines(BV-00021 x3) -> v2",
-        "E*plan expected: ask(to=buyer)",
+        "E*plan expected: edit_lines(BV-00003)",
         "E*expectation broke: final_state: expected accepted, got configured",
         "E*(trial 1 also broke it; the first failing trial is shown)",
     ])

@@ -40,7 +40,7 @@ def test_failures_carry_the_broken_expectations_and_the_explanation(
                                       "got accepted")
     text = failure.text or ""
     assert "r-20260101-090000-abcdef/consent-withheld/all_tools/0: failed" in text
-    assert "\n>> 07 " in text
+    assert "\n>> 13 [t= 12m] agent accept -> presented -> accepted\n" in text
     assert "expectation broke: forbidden_actions: accept was performed by agent" in text
 
 
