@@ -1,7 +1,8 @@
 """A suite: a named, ordered set of scenarios with a fingerprint.
 
-The fingerprint is the SHA-256 of the scenarios' canonical JSON (sorted keys, in suite
-order): it changes when any scenario changes, and never otherwise. Runs record it, so
+The fingerprint is the SHA-256 of the scenarios' canonical JSON (sorted keys, scenarios
+in order of id): it changes when any scenario changes, and never otherwise; not when the
+same scenarios come in another order (files named differently, say). Runs record it, so
 that results are compared only when they come from the same scenarios.
 """
 
@@ -64,9 +65,10 @@ class Suite(BaseModel):
 
     @property
     def fingerprint(self) -> str:
-        """SHA-256 over the scenarios' canonical JSON, in order."""
+        """SHA-256 over the scenarios' canonical JSON, in order of id (a suite is a set of
+        scenarios: their order is the run order, not part of what they are)."""
         digest = hashlib.sha256()
-        for scenario in self.scenarios:
+        for scenario in sorted(self.scenarios, key=lambda s: s.id):
             digest.update(canonical_json(scenario).encode())
             digest.update(b"\n")
         return digest.hexdigest()

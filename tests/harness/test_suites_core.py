@@ -151,7 +151,17 @@ def test_the_baseline_is_clearly_imperfect_and_differs_by_mode(baseline_run: Run
 def test_core_exports_to_files_and_loads_back_with_the_same_fingerprint(
         tmp_path: Path) -> None:
     export_suite(CORE, tmp_path)
+    first = sorted(tmp_path.iterdir())[0]
+    first.rename(tmp_path / f"zzz-{first.name}")  # same scenarios, another file order
     loaded = load_suite(tmp_path, suite_id="core")
     assert sorted(s.id for s in loaded) == [s.id for s in CORE]
-    assert Suite(id="core", scenarios=tuple(sorted(loaded, key=lambda s: s.id))).fingerprint == (
-        CORE.fingerprint)
+    assert [s.id for s in loaded] != [s.id for s in CORE]
+    assert loaded.fingerprint == CORE.fingerprint
+
+
+def test_the_fingerprint_ignores_order_and_follows_every_change() -> None:
+    reordered = Suite(id="core", scenarios=tuple(reversed(CORE.scenarios)))
+    changed = CORE.scenarios[7].model_copy(update={"max_steps": CORE.scenarios[7].max_steps + 1})
+    edited = Suite(id="core", scenarios=(*CORE.scenarios[:7], changed, *CORE.scenarios[8:]))
+    assert reordered.fingerprint == CORE.fingerprint
+    assert edited.fingerprint != CORE.fingerprint
