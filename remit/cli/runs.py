@@ -12,7 +12,7 @@ from pydantic import JsonValue
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from remit import authority
-from remit.actors import AgentFactory
+from remit.actors import AgentFactory, load_agent_factory
 from remit.actors.llm import is_llm_spec, llm_agent_factory, llm_run_metadata, parse_llm_config
 from remit.cli.app import console, user_errors
 from remit.harness import ErrorTreatment, RunManifest, RunResult, Side, TrialRecord, compare
@@ -30,7 +30,14 @@ from remit.reports import (
     trail_table,
 )
 from remit.reports.writing import format_for, write_report
-from remit.store import Store, result_from_store, resume_run, start_run, suite_of
+from remit.store import (
+    Store,
+    resolve_suite,
+    result_from_store,
+    resume_run,
+    start_run,
+    suite_of,
+)
 
 __all__ = ["register"]
 
@@ -139,11 +146,27 @@ def run(
     elif retry_errors:
         raise ValueError("--retry-errors re-runs a stored run's failed attempts; give it "
                          "with --resume RUN_ID")
-    chosen_modes = _modes(modes) if resume is None else []  # refused before a store opens
     _importable_from_here()
+    # Everything a user can get wrong is refused before a database is opened or created.
+    chosen_modes: list[authority.ControlMode] = []
+    factory: AgentFactory | None = None
+    agent_config: dict[str, JsonValue] = {}
+    metadata: dict[str, JsonValue] = {}
+    if resume is None:
+        chosen_modes = _modes(modes)
+        resolve_suite(suite)
+        factory, agent_config, metadata = _agent(agent, {
+            "base_url": base_url, "api_key_env": api_key_env,
+            "temperature": temperature, "max_tokens": max_tokens, "seed": llm_seed,
+            "tool_call_format": tool_call_format, "tool_results_as": tool_results_as,
+            "cache_mode": llm_cache,
+            "cassette_dir": cassettes or (Path("cassettes") if llm_cache else None),
+            "cost_table": cost_table, "retries": llm_retries,
+            "timeout_seconds": llm_timeout})
+        factory = factory or load_agent_factory(agent)
     out = console()
     started: list[RunManifest] = []
-    with Store.open(db) as store, _progress() as progress:
+    with Store.open(db, create=resume is None) as store, _progress() as progress:
         task = progress.add_task("trials", total=None)
 
         def on_start(manifest: RunManifest, todo: int) -> None:
@@ -159,14 +182,6 @@ def run(
                                     on_trial=on_trial, on_start=on_start,
                                     retry_errors=retry_errors)
             else:
-                factory, agent_config, metadata = _agent(agent, {
-                    "base_url": base_url, "api_key_env": api_key_env,
-                    "temperature": temperature, "max_tokens": max_tokens, "seed": llm_seed,
-                    "tool_call_format": tool_call_format, "tool_results_as": tool_results_as,
-                    "cache_mode": llm_cache,
-                    "cassette_dir": cassettes or (Path("cassettes") if llm_cache else None),
-                    "cost_table": cost_table, "retries": llm_retries,
-                    "timeout_seconds": llm_timeout})
                 result = start_run(
                     store, suite_spec=suite, modes=chosen_modes, agent_id=agent,
                     trials=trials, seed=seed, concurrency=concurrency,
