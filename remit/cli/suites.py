@@ -36,7 +36,8 @@ def list_suite(suite: SuiteOption = "core",
         return
     table = Table(title=f"suite {chosen.id}: {len(chosen)} scenarios, fingerprint "
                         f"{chosen.fingerprint[:12]}")
-    for column in ("id", "title", "goal", "plan steps"):
+    table.add_column("id", overflow="fold")  # ids are copied into commands: never cut
+    for column in ("title", "goal", "plan steps"):
         table.add_column(column)
     for scenario in chosen:
         table.add_row(scenario.id, scenario.title, scenario.expect.final_state.value,

@@ -142,7 +142,9 @@ def runs_table(listings: Sequence[RunListing]) -> Table:
     table = Table(title="Runs")
     table.add_column("run", no_wrap=True)
     for column in ("suite", "agent", "modes", "trials", "passed", "started", "status"):
-        table.add_column(column, justify="right" if column in ("trials", "passed") else "left")
+        # Names are copied into commands: fold them onto more lines rather than cut them.
+        table.add_column(column, justify="right" if column in ("trials", "passed") else "left",
+                         overflow="fold" if column in ("suite", "agent", "modes") else "ellipsis")
     for run in listings:
         table.add_row(run.run_id, run.suite_id, run.agent_id, ", ".join(run.modes),
                       str(run.trials), str(run.passed), f"{run.started_at:%Y-%m-%d %H:%M}",
