@@ -29,13 +29,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from remit.authority import Action, Role
 from remit.scenarios.groups import BUYER_FACTS, ScenarioDraft
-from remit.scenarios.spec import PersonaConfig, Perturbation, RequiredAsk
+from remit.scenarios.spec import SLOW_REVIEW_MINUTES, PersonaConfig, Perturbation, RequiredAsk
 from remit.world import Fact
 
 __all__ = ["OWNER_PERTURBATIONS", "PERTURBATION_VARIANTS", "SLOW_MINUTES",
            "PerturbationVariant", "apply_perturbation"]
 
-SLOW_MINUTES = 240
+SLOW_MINUTES = SLOW_REVIEW_MINUTES
 """Review minutes of a ``slow_owner`` persona (four hours per message)."""
 
 OWNER_PERTURBATIONS: frozenset[Perturbation] = frozenset({

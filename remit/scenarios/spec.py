@@ -13,7 +13,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
 
 from remit.authority import Action, Role
 from remit.catalogue import CertificateGrade, Requirement, SiteTruths
@@ -70,11 +70,20 @@ class Perturbation(StrEnum):
     DENY_THEN_RECOVER = "deny_then_recover"
 
 
+DEFAULT_REVIEW_MINUTES = 15
+"""Simulated minutes a persona takes to handle a message."""
+
+SLOW_REVIEW_MINUTES = 240
+"""Review minutes of a ``slow_owner`` persona that names none (four hours per message)."""
+
+
 class PersonaConfig(BaseModel):
     """How one persona behaves.
 
     Attributes:
-        review_minutes: simulated minutes the persona takes to handle a message.
+        review_minutes: simulated minutes the persona takes to handle a message:
+            :data:`DEFAULT_REVIEW_MINUTES`, or :data:`SLOW_REVIEW_MINUTES` when the
+            perturbations include ``slow_owner`` and no value is given.
         perturbations: departures from the easy path (see :class:`Perturbation`).
         follow_ups_needed: how many follow-ups a ``silent_owner`` waits for before it
             answers a hand-off.
@@ -82,9 +91,18 @@ class PersonaConfig(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    review_minutes: int = Field(default=15, ge=0)
+    review_minutes: int = Field(default=DEFAULT_REVIEW_MINUTES, ge=0)
     perturbations: tuple[Perturbation, ...] = ()
     follow_ups_needed: int = Field(default=1, ge=1)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _slow_by_default(cls, data: object) -> object:
+        # "slow_owner" alone must make the owner slow; a given review_minutes still wins.
+        if (isinstance(data, dict) and "review_minutes" not in data
+                and Perturbation.SLOW_OWNER in data.get("perturbations", ())):
+            return {**data, "review_minutes": SLOW_REVIEW_MINUTES}
+        return data
 
 
 class RequiredTransition(BaseModel):
