@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from remit.authority import Action, default_map, dump_map
 from remit.cli import app
+from remit.quotes import TRANSITIONS
 
 
 @pytest.fixture
@@ -80,8 +81,12 @@ def test_diagram_is_mermaid_with_every_trigger(cli: CliRunner) -> None:
     result = cli.invoke(app, ["authority", "diagram"])
     assert result.exit_code == 0
     assert "stateDiagram" in result.stdout
-    for action in Action:
-        assert action.value in result.stdout
+    edges = {line.strip() for line in result.stdout.splitlines() if "-->" in line}
+    expected = {f"{source.value} --> {spec.dest.value}: {spec.trigger.value}"
+                for spec in TRANSITIONS for source in spec.sources}
+    assert expected <= edges  # every transition of the machine, as an edge
+    assert {edge.rsplit(": ", 1)[-1] for edge in edges if ": " in edge} == {
+        spec.trigger.value for spec in TRANSITIONS}
 
 
 def test_catalogue_json_is_deterministic_per_seed(cli: CliRunner) -> None:
