@@ -91,7 +91,8 @@ class StoreLockedError(StoreUnavailableError):
         StoreError.__init__(
             self, database,
             f"cannot write to {database}: the database is locked by another process "
-            f"(waited {waited_seconds:g}s, {attempts} attempts); retry when it has finished, "
+            f"(waited {waited_seconds * attempts:g}s in all: {attempts} attempts of "
+            f"{waited_seconds:g}s); retry when it has finished, "
             "or pass --db to use another database")
         self.reason = "database is locked"
 
