@@ -71,6 +71,7 @@ __all__ = [
     "mcnemar_exact_p",
     "model_calls_source",
     "paired_bootstrap",
+    "sign_flip_p",
 ]
 
 CONFIDENCE = 0.95
@@ -239,6 +240,36 @@ def mcnemar_exact_p(b01: int, b10: int) -> float:
         return 1.0
     tail = sum(math.comb(n, i) for i in range(min(b01, b10) + 1))
     return float(min(Fraction(1), Fraction(2 * tail, 2**n)))
+
+
+def sign_flip_p(differences: Sequence[Fraction], *, seed: int = 0,
+                resamples: int = 2_000) -> float:
+    """Two-sided p of a paired randomization test: how often flipping the signs of the
+    per-scenario differences at random gives a mean at least as far from zero.
+
+    Exact when there are at most 12 non-zero differences (every sign pattern), else
+    estimated from ``resamples`` seeded patterns, counting the observed one.
+
+    Example:
+        >>> sign_flip_p([Fraction(1)] * 5)  # 2 of 32 sign patterns reach |5|
+        0.0625
+    """
+    values = [d for d in differences if d != 0]
+    if not values:
+        return 1.0
+    scale = math.lcm(*(d.denominator for d in values))
+    numerators = [abs(int(d * scale)) for d in values]
+    observed = abs(sum(int(d * scale) for d in values))
+    if len(numerators) <= 12:
+        patterns: int = 2 ** len(numerators)
+        extreme = sum(abs(sum(v if bits >> i & 1 else -v for i, v in enumerate(numerators)))
+                      >= observed for bits in range(patterns))
+        return extreme / patterns
+    rng = random.Random(seed)
+    extreme = 1 + sum(
+        abs(sum(v if rng.getrandbits(1) else -v for v in numerators)) >= observed
+        for _ in range(resamples))
+    return extreme / (resamples + 1)
 
 
 def paired_bootstrap(differences: Sequence[Fraction], *, seed: int = 0,

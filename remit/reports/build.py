@@ -21,14 +21,23 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
+from fractions import Fraction
 
 from remit.authority import BUILTIN_MODE_NAMES, Action, ControlMode, Role, mode_by_name
-from remit.harness.aggregate import ModeSummary, ScoredTrial, aggregate
-from remit.harness.compare import Comparison, NotComparableError, Side, compare
+from remit.harness.aggregate import ScoredTrial, aggregate
+from remit.harness.compare import (
+    Comparison,
+    NotComparableError,
+    Side,
+    compare,
+    paired_bootstrap,
+    sign_flip_p,
+)
 from remit.harness.manifest import RunManifest
 from remit.harness.runner import TrialRecord
+from remit.harness.scoring import TrialScore
 from remit.harness.stats import wilson
 from remit.reports.approval import approval_trail, grant_roles
 from remit.reports.model import (
@@ -150,7 +159,62 @@ def _mode_report(name: str, fingerprint: str, records: Sequence[TrialRecord],
 # -- comparisons ---------------------------------------------------------------------------
 
 
-def _tradeoff(a: ModeSummary, b: ModeSummary) -> tuple[TradeoffRow, ...]:
+_TRADEOFF_RESAMPLES = 2_000
+"""Resamples per trade-off metric (nine of them per pair of modes; pass^1 keeps the
+comparison's own)."""
+
+SIGNIFICANCE = 0.05
+"""A trade-off row names a better mode only when its paired test's p is below this."""
+
+_PER_TRIAL: dict[str, Callable[[TrialScore], Fraction]] = {
+    "wrong_variant_rate": lambda s: Fraction(int(s.wrong_variant)),
+    "abandoned_handoff_rate": lambda s: Fraction(int(s.abandoned_handoffs > 0)),
+    "mean_clarification_rounds": lambda s: Fraction(s.clarification_rounds),
+    "mean_review_minutes": lambda s: Fraction(s.review_minutes),
+    "mean_denials": lambda s: Fraction(s.denials),
+    "mean_steps": lambda s: Fraction(s.steps),
+}
+"""Trade-off metrics that are means of a per-trial value, and that value."""
+
+
+def _claim_rate(scores: Sequence[TrialScore]) -> Fraction:
+    claims = sum(s.claims for s in scores)
+    return Fraction(sum(s.unsupported_claims for s in scores), claims) if claims else Fraction(0)
+
+
+def _paired_differences(metric: str, pairs: Sequence[tuple[Sequence[TrialScore],
+                                                          Sequence[TrialScore]]]
+                        ) -> list[Fraction] | None:
+    """Per paired scenario, ``metric`` on side b minus side a (each side's mean over its
+    trials), or ``None`` when the metric has no per-scenario form."""
+    if metric == "unsupported_claim_rate":
+        return [_claim_rate(b) - _claim_rate(a) for a, b in pairs]
+    value = _PER_TRIAL.get(metric)
+    if value is None:
+        return None
+    return [sum(map(value, b), Fraction(0)) / len(b) - sum(map(value, a), Fraction(0)) / len(a)
+            for a, b in pairs]
+
+
+def _pairs(c: Comparison, records: Sequence[TrialRecord], exclude_infra: bool
+           ) -> list[tuple[list[TrialScore], list[TrialScore]]]:
+    """Each scenario's counted trial scores in both modes, for scenarios run in both."""
+    by: dict[tuple[str, str], list[TrialScore]] = {}
+    for record in records:
+        if record.infra_error is not None and exclude_infra:
+            continue
+        by.setdefault((record.scored.scenario_id, record.scored.mode), []).append(
+            record.scored.score)
+    scenarios = dict.fromkeys(s for s, _ in by)
+    return [(by[s, c.a.mode], by[s, c.b.mode]) for s in scenarios
+            if (s, c.a.mode) in by and (s, c.b.mode) in by]
+
+
+def _tradeoff(c: Comparison, records: Sequence[TrialRecord], *, exclude_infra: bool,
+              seed: int, resamples: int) -> tuple[TradeoffRow, ...]:
+    a = c.a.summary.model_copy(update={"mode": c.a.mode})
+    b = c.b.summary.model_copy(update={"mode": c.b.mode})
+    pairs = _pairs(c, records, exclude_infra)
     k_max = max((k for k in a.pass_hat_k if k in b.pass_hat_k), default=1)
     metrics: list[tuple[str, str, bool, float, float]] = [
         ("pass_hat_1", "pass^1", True, a.pass_hat_k.get(1, 0.0), b.pass_hat_k.get(1, 0.0))]
@@ -175,15 +239,22 @@ def _tradeoff(a: ModeSummary, b: ModeSummary) -> tuple[TradeoffRow, ...]:
     rows = []
     for metric, label, higher, va, vb in metrics:
         difference = vb - va
-        better = None if math.isclose(va, vb, abs_tol=1e-12) else (
-            b.mode if (difference > 0) == higher else a.mode)
+        low = high = p = None
+        if metric == "pass_hat_1":
+            low, high, p = c.delta_low, c.delta_high, c.mcnemar_p
+        elif pairs and (diffs := _paired_differences(metric, pairs)) is not None:
+            low, high = paired_bootstrap(diffs, seed=seed, resamples=resamples)
+            p = sign_flip_p(diffs, seed=seed, resamples=resamples)
+        clear = p is not None and p < SIGNIFICANCE and not math.isclose(va, vb, abs_tol=1e-12)
+        better = (b.mode if (difference > 0) == higher else a.mode) if clear else None
         rows.append(TradeoffRow(metric=metric, label=label, value_a=va, value_b=vb,
-                                difference=difference, higher_is_better=higher,
-                                better=better))
+                                difference=difference, higher_is_better=higher, low=low,
+                                high=high, p_value=p, better=better))
     return tuple(rows)
 
 
-def _comparison(c: Comparison) -> ModeComparison:
+def _comparison(c: Comparison, records: Sequence[TrialRecord], *, exclude_infra: bool,
+                seed: int, resamples: int) -> ModeComparison:
     return ModeComparison(
         a=c.a.mode, b=c.b.mode, n_paired=c.n_paired, pass1_a=c.pass1_a, pass1_b=c.pass1_b,
         delta=c.delta, delta_low=c.delta_low, delta_high=c.delta_high,
@@ -193,8 +264,8 @@ def _comparison(c: Comparison) -> ModeComparison:
         missing=tuple(f"{m.scenario_id} (missing on {m.missing_on}: {m.reason})"
                       for m in c.missing),
         warnings=c.warnings,
-        tradeoff=_tradeoff(c.a.summary.model_copy(update={"mode": c.a.mode}),
-                           c.b.summary.model_copy(update={"mode": c.b.mode})))
+        tradeoff=_tradeoff(c, records, exclude_infra=exclude_infra, seed=seed,
+                           resamples=min(resamples, _TRADEOFF_RESAMPLES)))
 
 
 def _comparisons(manifest: RunManifest, records: tuple[TrialRecord, ...],
@@ -212,7 +283,9 @@ def _comparisons(manifest: RunManifest, records: tuple[TrialRecord, ...],
             except NotComparableError as exc:
                 notes.append(f"{a} vs {b} not compared: {'; '.join(exc.problems)}")
                 continue
-            out.append(_comparison(result))
+            out.append(_comparison(
+                result, records, seed=seed, resamples=resamples,
+                exclude_infra=manifest.error_treatment.on_exhausted == "exclude"))
     return tuple(out)
 
 

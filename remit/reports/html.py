@@ -201,9 +201,13 @@ def _comparison(c: ModeComparison) -> str:
                f"<b>{c.mcnemar_p:.4f}</b>. Scenarios passing only in {b}: {c.b01}; only in "
                f"{a}: {c.b10}.</p>")
     tradeoff = _table(
-        ["metric", a, b, f"{b} &#8722; {a}", "better"],
+        ["metric", a, b, f"{b} &#8722; {a}", "95% paired interval", "p", "better"],
         ([escape(r.label), f"{r.value_a:.3f}", f"{r.value_b:.3f}", f"{r.difference:+.3f}",
-          f'<span class="better">{escape(r.better)}</span>' if r.better else "tie"]
+          "" if r.low is None or r.high is None else f"[{r.low:+.3f}, {r.high:+.3f}]",
+          "" if r.p_value is None else f"{r.p_value:.4f}",
+          f'<span class="better">{escape(r.better)}</span>' if r.better
+          else ('<span class="muted">no clear difference</span>' if r.p_value is not None
+                else "")]
          for r in c.tradeoff), "tradeoff")
     flips = [f"{_scenario_link(f.scenario_id)}: {a} {f.outcome_a} &#8594; {b} {f.outcome_b}"
              for f in c.flips]

@@ -174,15 +174,22 @@ def _comparison(c: ModeComparison) -> list[str]:
     lines += [f"- not paired: {m}" for m in c.missing]
     lines += [f"- **warning**: {w}" for w in c.warnings]
     rows = [(t.label, f"{t.value_a:.2f}", f"{t.value_b:.2f}", f"{t.difference:+.2f}",
-             t.better or "tie") for t in c.tradeoff]
+             _interval(t.low, t.high), "" if t.p_value is None else f"{t.p_value:.4f}",
+             t.better or ("-" if t.p_value is None else "no clear difference"))
+            for t in c.tradeoff]
     wins = {mode: [t.label for t in c.tradeoff if t.better == mode] for mode in (c.b, c.a)}
     verdict = "; ".join(f"{mode} is better on {', '.join(labels)}"
-                        for mode, labels in wins.items() if labels) or "no difference"
-    lines += ["", f"Trade-off: {verdict} (better: higher pass^k, lower everything else).",
+                        for mode, labels in wins.items() if labels) or "no clear difference"
+    lines += ["", f"Trade-off: {verdict} (better: higher pass^k, lower everything else; "
+                  "named only where the paired test gives p < 0.05).",
               "",
-              *_table(("metric", c.a, c.b, f"{c.b} - {c.a}", "better"), rows,
-                      right=(1, 2, 3))]
+              *_table(("metric", c.a, c.b, f"{c.b} - {c.a}", "95% paired interval", "p",
+                       "better"), rows, right=(1, 2, 3))]
     return lines
+
+
+def _interval(low: float | None, high: float | None) -> str:
+    return "" if low is None or high is None else f"[{low:+.2f}, {high:+.2f}]"
 
 
 def _comparisons(report: RunReport) -> list[str]:

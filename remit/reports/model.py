@@ -162,7 +162,13 @@ class TradeoffRow(_Row):
         value_a, value_b: the metric on each side.
         difference: ``value_b - value_a``.
         higher_is_better: whether a larger value is the better one.
-        better: the better mode's name, or ``None`` on a tie.
+        low, high: the 95% paired bootstrap interval of the mean per-scenario
+            difference (b - a), when the metric is a per-trial one (not pass^k for k > 1,
+            not the agent-error count).
+        p_value: the paired test of that difference (McNemar's exact test for pass^1, a
+            sign-flip randomization test otherwise), when there is an interval.
+        better: the better mode's name when the paired test finds a difference
+            (p < 0.05); ``None`` otherwise (no clear difference, or no test).
     """
 
     metric: str
@@ -171,6 +177,9 @@ class TradeoffRow(_Row):
     value_b: float
     difference: float
     higher_is_better: bool
+    low: float | None = None
+    high: float | None = None
+    p_value: float | None = None
     better: str | None
 
 

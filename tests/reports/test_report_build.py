@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from remit.actors import oracle_factory
+from remit.actors import load_agent_factory, oracle_factory
 from remit.authority import builtin_modes
-from remit.harness import ErrorTreatment, build_manifest, run
+from remit.harness import ErrorTreatment, build_manifest, builtin_suite, run
 from remit.reports import RunReport, TrailPolicy, build_report, render_markdown
 from remit.reports.build import failure_cause, required_handoffs
 from remit.reports.markdown import MAX_TRAILS
@@ -32,10 +32,14 @@ def test_the_comparison_pairs_modes_and_names_the_trade_off(
     assert (c.a, c.b, c.n_paired, c.b01, c.b10) == ("all_tools", "dual_control", 3, 1, 1)
     assert [(f.scenario_id, f.outcome_a, f.outcome_b) for f in c.flips] == [
         ("consent-withheld", "fail", "pass"), ("three-way-mismatch", "pass", "fail")]
-    better = {t.metric: t.better for t in c.tradeoff}
-    assert better["pass_hat_1"] is None
-    assert better["abandoned_handoff_rate"] == "all_tools"
-    assert better["mean_steps"] == "dual_control"
+    rows_by_metric = {t.metric: t for t in c.tradeoff}
+    abandoned = rows_by_metric["abandoned_handoff_rate"]
+    assert abandoned.difference == pytest.approx(1 / 3)
+    assert (abandoned.low, abandoned.high) == (0.0, 1.0)  # three scenarios prove nothing
+    assert abandoned.p_value == 1.0
+    assert rows_by_metric["pass_hat_1"].p_value == c.mcnemar_p
+    assert rows_by_metric["pass_hat_2"].p_value is None
+    assert all(t.better is None for t in c.tradeoff)
     rows = {r.scenario_id: r for r in baseline_report.scenarios}
     assert [(f.a, f.b, f.outcome_a, f.outcome_b) for f in rows["consent-withheld"].flips] \
         == [("all_tools", "dual_control", "fail", "pass")]
@@ -164,3 +168,26 @@ def test_ten_thousand_trials_build_with_a_bounded_payload(baseline_run: SmallRun
     assert f"Showing {MAX_TRAILS} of {failing} failing trials" in text
     assert "more scenarios left out; failing scenarios are listed first" in text
     assert text.count("\n### ") <= MAX_TRAILS + 10
+
+
+def test_on_core_the_trade_off_names_the_mode_each_clear_difference_favours() -> None:
+    suite = builtin_suite("core")
+    modes = [builtin_modes()[name] for name in ("all_tools", "dual_control")]
+    manifest = build_manifest(run_id="r-core", suite=suite, modes=modes, agent_id="baseline",
+                              agent_config={}, trials=1, seed=0, started_at=STARTED, cwd="/")
+    result = run(suite.scenarios, modes, load_agent_factory("baseline"))
+
+    (c,) = build_report(manifest, result.trials, suite, generated_at=GENERATED).comparisons
+
+    rows = {t.metric: t for t in c.tradeoff}
+    for metric in ("pass_hat_1", "abandoned_handoff_rate", "mean_review_minutes",
+                   "mean_clarification_rounds"):
+        row = rows[metric]
+        assert row.better == "all_tools", row
+        assert row.p_value is not None
+        assert row.p_value < 0.05
+        assert row.low is not None
+        assert row.high is not None
+        assert row.low <= row.difference <= row.high
+        assert (row.low > 0) if row.difference > 0 else (row.high < 0)
+    assert rows["wrong_variant_rate"].better is None  # the baseline never guesses wrong
