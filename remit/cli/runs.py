@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Literal, NoReturn
 
 import typer
 from pydantic import JsonValue
@@ -15,6 +16,7 @@ from remit import authority
 from remit.actors import AgentFactory, load_agent_factory
 from remit.actors.llm import is_llm_spec, llm_agent_factory, llm_run_metadata, parse_llm_config
 from remit.cli.app import console, user_errors
+from remit.errors import RunAbortedError
 from remit.harness import ErrorTreatment, RunManifest, RunResult, Side, TrialRecord, compare
 from remit.harness.modes import load_mode, modes_from_metadata
 from remit.reports import (
@@ -188,18 +190,9 @@ def run(
                     error_treatment=ErrorTreatment(retries=retries, on_exhausted=on_infra_error),
                     agent_config=agent_config, factory=factory, metadata=metadata,
                     on_trial=on_trial, on_start=on_start)
-        except KeyboardInterrupt:
+        except (RunAbortedError, KeyboardInterrupt) as exc:
             progress.stop()
-            if not started:
-                raise typer.Exit(INTERRUPTED) from None
-            run_id = started[0].run_id
-            kept = len(store.completed(run_id))
-            console(stderr=True).print(
-                f"interrupted: {kept} finished trials of {run_id} are kept in "
-                f"{store.database}; resume with "
-                f"`remit run --resume {run_id}" + (f" --db {db}`" if db else "`"),
-                markup=False)
-            raise typer.Exit(INTERRUPTED) from None
+            _stopped(store, started, db, exc)
         manifest = store.manifest(started[0].run_id)  # as stored: finished, if it did
         if report is not None:
             written = write_report(manifest, store.trials(manifest.run_id), suite_of(manifest),
@@ -211,6 +204,44 @@ def run(
     _print_run(manifest, result)
     out.print(f"stored as {manifest.run_id}; compare its modes with "
               f"`remit compare {manifest.run_id}`", markup=False)
+    _refuse_unmeasured(manifest, result)
+
+
+def _stopped(store: Store, started: Sequence[RunManifest], db: str | None,
+             stop: RunAbortedError | KeyboardInterrupt) -> NoReturn:
+    """Leave a run that stopped early, saying what was kept and how to go on.
+
+    Ctrl-C keeps every finished trial and exits 130. An aborted run (a refused key, a
+    cassette miss: no trial can succeed) is a user error; if it stored nothing, its empty
+    run is deleted, so a mistake leaves no trace.
+    """
+    if not started:
+        if isinstance(stop, KeyboardInterrupt):
+            raise typer.Exit(INTERRUPTED) from None
+        raise stop
+    run_id = started[0].run_id
+    resume = f"`remit run --resume {run_id}" + (f" --db {db}`" if db else "`")
+    if isinstance(stop, KeyboardInterrupt):
+        kept = len(store.completed(run_id))
+        console(stderr=True).print(
+            f"interrupted: {kept} finished trials of {run_id} are kept in {store.database}; "
+            f"resume with {resume}", markup=False)
+        raise typer.Exit(INTERRUPTED) from None
+    if store.discard_if_empty(run_id):
+        raise RunAbortedError(f"{stop}; nothing was stored") from None
+    kept = len(store.completed(run_id))
+    raise RunAbortedError(f"{stop}; {kept} finished trials of {run_id} are kept; once the "
+                          f"cause is fixed, resume with {resume}") from None
+
+
+def _refuse_unmeasured(manifest: RunManifest, result: RunResult) -> None:
+    """Exit 1 when every trial ended in an infrastructure error: nothing was measured."""
+    if result.trials and all(t.infra_error for t in result.trials):
+        console(stderr=True).print(
+            f"error: every trial of {manifest.run_id} ended in an infrastructure error, so "
+            "nothing was measured; fix the cause (see the errors above), then `remit run "
+            f"--resume {manifest.run_id} --retry-errors`", markup=False)
+        raise typer.Exit(1)
 
 
 _RESUME_OPTIONS = frozenset({"resume", "retry_errors", "db", "concurrency", "report",

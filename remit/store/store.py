@@ -193,6 +193,28 @@ class Store:
 
         self._db.write(work)
 
+    def discard_if_empty(self, run_id: str) -> bool:
+        """Delete a run that holds no trials (one stopped before its first finished), in
+        one transaction; a run with trials is left alone.
+
+        Returns:
+            Whether the run was deleted.
+
+        Raises:
+            UnknownRunError: no such run.
+        """
+
+        def work(connection: Connection) -> bool:
+            self._require_run(connection, run_id)
+            held = connection.execute(select(func.count()).select_from(TRIALS)
+                                      .where(TRIALS.c.run_id == run_id)).scalar_one()
+            if held:
+                return False
+            connection.execute(RUNS.delete().where(RUNS.c.run_id == run_id))
+            return True
+
+        return self._db.write(work)
+
     def manifest(self, run_id: str) -> RunManifest:
         """The manifest of a stored run.
 

@@ -47,6 +47,22 @@ def test_a_refused_api_key_stops_the_run_with_one_line(serve: Serve, tmp_path: P
     assert "401" in result.stderr or "API key" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert len(server.requests) == 1  # stopped at once, no retries of a bad key
+    assert result.stderr.strip().endswith("; nothing was stored")
+    with Store.open(str(tmp_path / "auth.db"), create=False) as store:
+        assert store.runs() == []  # the mistake leaves no empty run behind
+
+
+def test_a_run_that_only_met_infrastructure_errors_exits_1(serve: Serve,
+                                                          tmp_path: Path) -> None:
+    server = serve([http_error(503, "overloaded")] * 400)
+    result = CliRunner().invoke(app, [
+        "run", "--suite", "handwritten", "--modes", "dual_control", "--agent",
+        "openai:tiny-model", "--base-url", server.url, "--db", str(tmp_path / "down.db"),
+        "--retries", "0", "--llm-retries", "0"])
+    assert result.exit_code == 1, result.output
+    assert "infrastructure errors: 10 trials" in result.stdout
+    assert "every trial of r-" in result.stderr
+    assert "--retry-errors" in result.stderr
 
 
 def test_llm_options_with_another_agent_are_refused(tmp_path: Path) -> None:

@@ -148,3 +148,14 @@ def test_public_api_is_exported_and_documented() -> None:
                     if callable(obj := getattr(remit.store, name)) and not obj.__doc__]
     assert missing == []
     assert undocumented == []
+
+
+def test_only_an_empty_run_is_discarded(store_url: str, run_result: RunResult,
+                                        make_manifest: ManifestFactory) -> None:
+    with Store.open(store_url) as store:
+        store.create_run(make_manifest("r-empty"))
+        _write(store, "r-full", run_result, make_manifest, index=1)
+        assert store.discard_if_empty("r-empty")
+        assert not store.discard_if_empty("r-full")
+        assert [r.run_id for r in store.runs()] == ["r-full"]
+        assert len(store.trials("r-full")) == len(run_result.trials)
