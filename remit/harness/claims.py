@@ -20,8 +20,11 @@ is a claim about the SKU mentioned most recently before the keyword in that sent
 The value is a number with a unit for a measured attribute (``max temperature 250 C``;
 ``PN16`` and ``DN25`` need none: PN is in bar by definition), a number for ``dn``, or
 a code of the attribute's closed vocabulary (``seat: PEEK``; a code right before its
-keyword also counts, as in ``PEEK seat``). A keyword without a SKU before it, or
-without a value after it, states nothing checkable and is skipped.
+keyword also counts, as in ``PEEK seat``). A keyword may also name the SKU after it
+(``the pressure rating of BV-00008 is 580 psi``), and a rating needs no keyword when its
+unit says what it is and the SKU carries one attribute of that quantity (``BV-00008 is
+rated to 40 bar``, ``is good to 300 C``). A keyword without a SKU, or without a value,
+states nothing checkable and is skipped.
 
 Example:
     >>> from remit.catalogue import generate_catalogue
@@ -171,6 +174,13 @@ _NUMBER = r"(?P<number>[-+]?\d+(?:\.\d+)?)(?![\d.]\d)"
 _UNIT = (r"(?:\s*(?P<unit>°\s?[CF]|deg\s?[CF]|barg|bar|psig|psi|MPa|N·m|Nm|mm|days|pcs|C|F)"
          r"(?![A-Za-z]))?")
 _IMPLIED_UNIT: Mapping[str, Unit] = MappingProxyType({"pn": Unit.BAR})
+_OF = re.compile(r"\s+(?:of|for)\s+(?:the\s+)?(?=[A-Za-z]{2,3}-\d)", re.IGNORECASE)
+"""A keyword that names the SKU after it: "the pressure rating of BV-00008"."""
+_RATED = re.compile(
+    r"\s+(?:is|are)\s+(?:rated|good|certified|specified|designed)\s+(?:to|for|at|up\s+to)\s+"
+    + _NUMBER + r"\s*(?P<unit>°\s?[CF]|deg\s?[CF]|barg|bar|psig|psi|MPa|C|F)(?![A-Za-z])",
+    re.IGNORECASE)
+"""A rating right after a SKU, without an attribute keyword."""
 
 
 def _normal(text: str) -> str:
@@ -239,14 +249,19 @@ def _sentence_claims(sentence: str, catalogue: Catalogue) -> list[Claim]:
     claims: list[Claim] = []
     for keyword in _KEYWORD.finditer(sentence):
         before = [sku for _, end, sku in mentions if end <= keyword.start()]
-        if not before:
+        after = [(end, sku) for start, end, sku in mentions if start >= keyword.end()]
+        if before:
+            sku, rest = before[-1], sentence[keyword.end():]
+        elif after and _OF.match(sentence[keyword.end():]):
+            # "the pressure rating of BV-00008 is 580 psi": the value follows the SKU.
+            sku, rest = after[0][1], sentence[after[0][0]:]
+        else:
             continue
-        sku = before[-1]
         name = resolve_attribute(catalogue, sku, keyword.group(0))
         if name is None:
             continue
         spec = _SPECS[name]
-        value = _value_after(spec, keyword.group(0), sentence[keyword.end():])
+        value = _value_after(spec, keyword.group(0), rest)
         if value is None and spec.codes:
             head = sentence[:keyword.start()]
             found = _codes_regex(spec.codes, anchored_end=True).search(head)
@@ -254,6 +269,29 @@ def _sentence_claims(sentence: str, catalogue: Catalogue) -> list[Claim]:
                 value = (_canonical_code(spec.codes, found["code"]), None)
         if value is not None:
             claims.append(Claim(sku=sku, attribute=name, value=value[0], unit=value[1]))
+    return claims + _rated_claims(sentence, mentions, catalogue)
+
+
+def _rated_claims(sentence: str, mentions: list[tuple[int, int, str]],
+                  catalogue: Catalogue) -> list[Claim]:
+    """Ratings stated without a keyword: "BV-00008 is rated to 40 bar", "is good to
+    300 C". The measured quantity of the unit names the attribute, when the SKU carries
+    exactly one attribute of that quantity."""
+    claims = []
+    for _, end, sku in mentions:
+        rated = _RATED.match(sentence, end)
+        if rated is None or sku not in catalogue:
+            continue
+        try:
+            unit = parse_unit(re.sub(r"\s+", "", rated["unit"]))
+        except UnitError:
+            continue
+        measured = [name for name, attribute in catalogue.variant(sku).attributes.items()
+                    if isinstance(attribute.unit, Unit)
+                    and quantity_of(attribute.unit) is quantity_of(unit)]
+        if len(measured) == 1:
+            claims.append(Claim(sku=sku, attribute=measured[0], value=float(rated["number"]),
+                                unit=unit.value))
     return claims
 
 

@@ -137,6 +137,27 @@ def test_text_without_a_checkable_claim_yields_none(text: str) -> None:
     assert _triples(text) == []
 
 
+@pytest.mark.parametrize(("text", "claimed"), [
+    ("The pressure rating of BV-00008 is 580 psi.", ("pn", 580.0, "psi")),
+    ("The max temperature for BV-00008 is 250 C.", ("seat_max_temp", 250.0, "C")),
+    ("BV-00008 is rated to 40 bar.", ("pn", 40.0, "bar")),
+    ("BV-00008 is good to 300 C.", ("seat_max_temp", 300.0, "C")),
+    ("BV-00008 is rated up to 232 psi.", ("pn", 232.0, "psi")),
+])
+def test_a_keyword_before_the_sku_or_a_rating_without_one_is_a_claim(
+        text: str, claimed: tuple[str, float, str]) -> None:
+    assert _triples(text) == [(GOOD, *claimed)]
+
+
+@pytest.mark.parametrize("text", [
+    "BV-00008 suits your design pressure of 20 bar.",      # the buyer's figure, restated
+    "BV-00008 is fine: the medium is at 120 C.",           # not a rating of the SKU
+    "At 20 bar, BV-00008 is rated.",                       # no value after the rating
+])
+def test_figures_near_a_sku_that_rate_something_else_are_not_claims(text: str) -> None:
+    assert _triples(text) == []
+
+
 def test_repeated_text_claim_is_extracted_once() -> None:
     assert _triples("BV-00008 is PN16. Yes, BV-00008 is PN16.") == [(GOOD, "pn", 16.0, "bar")]
 
