@@ -10,6 +10,7 @@ resumed run ends with exactly the records an uninterrupted one would have.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -38,10 +39,13 @@ from remit.harness import (
 from remit.harness.modes import custom_mode_metadata, modes_from_metadata
 from remit.harness.outcome import ScenarioOutcome
 from remit.scenarios import Scenario, Suite, load_suite
+from remit.store.errors import DuplicateTrialError
 from remit.store.store import Store
 
 __all__ = ["ResumeError", "SessionRun", "resolve_suite", "result_from_store", "resume_run",
            "session_runs", "start_run", "suite_of"]
+
+_LOG = logging.getLogger(__name__)
 
 _SUITE_PATH = "suite_path"
 
@@ -186,7 +190,14 @@ def _execute(store: Store, manifest: RunManifest, suite: Suite, modes: Sequence[
              on_trial: Callable[[TrialRecord], None] | None,
              done: set[tuple[str, str, int]] | None = None) -> RunResult:
     def record(trial: TrialRecord) -> None:
-        store.save_trial(manifest.run_id, trial)
+        try:
+            store.save_trial(manifest.run_id, trial)
+        except DuplicateTrialError:
+            # Another process resuming the same run saved this trial first; trials are
+            # deterministic given their seed, so the stored one stands for this one.
+            _LOG.info("trial %s/%s/%d of %s was already stored by another process",
+                      trial.scored.scenario_id, trial.scored.mode, trial.scored.trial,
+                      manifest.run_id)
         if on_trial is not None:
             on_trial(trial)
 
