@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from fractions import Fraction
 
-from remit.authority import BUILTIN_MODE_NAMES, Action, ControlMode, Role, mode_by_name
+from remit.authority import Action, ControlMode, ModeError, Role
 from remit.harness.aggregate import ScoredTrial, aggregate
 from remit.harness.compare import (
     Comparison,
@@ -36,6 +36,7 @@ from remit.harness.compare import (
     sign_flip_p,
 )
 from remit.harness.manifest import RunManifest
+from remit.harness.modes import modes_from_metadata
 from remit.harness.runner import TrialRecord
 from remit.harness.scoring import TrialScore
 from remit.harness.stats import wilson
@@ -397,11 +398,16 @@ def _control_modes(manifest: RunManifest, names: Sequence[str],
     found: dict[str, ControlMode | None] = {}
     for name in names:
         mode = (given or {}).get(name)
-        if mode is None and name in BUILTIN_MODE_NAMES:
-            builtin = mode_by_name(name)
-            # a built-in name over another map is not the built-in mode
-            if fingerprints.get(name, builtin.fingerprint) == builtin.fingerprint:
-                mode = builtin
+        if mode is None:
+            # a built-in mode by name, a custom one from the definition the run kept; a
+            # definition whose fingerprint differs from the run's is not that mode
+            try:
+                (candidate,) = modes_from_metadata([name], manifest.metadata)
+            except ModeError:
+                candidate = None
+            if candidate is not None and fingerprints.get(
+                    name, candidate.fingerprint) == candidate.fingerprint:
+                mode = candidate
         found[name] = mode
     return found
 
