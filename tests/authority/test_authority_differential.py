@@ -7,7 +7,7 @@ condition classes. Any disagreement with the indexed ``decide`` is a bug in one 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
 from hypothesis import given, settings
@@ -19,6 +19,7 @@ from remit.authority import (
     Condition,
     Request,
     Role,
+    Unmet,
     builtin_modes,
     decide,
     default_map,
@@ -102,7 +103,34 @@ def _verdict(
     decision = decide(authority_map, request, predicates)
     assert len(decision.reasons) >= 1
     unmet = tuple((u.grant_id, u.kind) for u in decision.unmet)
+    _sentences_name_their_facts(authority_map, request, decision.unmet)
     return decision.allowed, decision.grant_ids, decision.forbid_ids, unmet
+
+
+def _facts(condition: Condition, request: Request) -> tuple[str, ...]:
+    """What a sentence about an unmet ``condition`` must name, derived independently of
+    the sentences ``decide`` writes: the attribute, kinds, action, states or name."""
+    if condition.kind in ("threshold", "delegation_limit"):
+        extra = (condition.delegated_from.value,) if condition.kind == "delegation_limit" else ()
+        return (condition.attribute, *extra)
+    if condition.kind == "evidence_required":
+        cited = {e.kind for e in request.context.evidence
+                 if e.released or not condition.released_only}
+        return tuple(k for k in condition.kinds if k not in cited)
+    if condition.kind == "separation_of_duties":
+        return (condition.prior_action.value,)
+    if condition.kind == "state":
+        return (*condition.states, repr(request.resource.state))
+    return (condition.name,)
+
+
+def _sentences_name_their_facts(authority_map: AuthorityMap, request: Request,
+                                unmet: Sequence[Unmet]) -> None:
+    grants = {g.id: g for g in authority_map.grants}
+    for item in unmet:
+        kinds = [c for c in grants[item.grant_id].conditions if c.kind == item.kind]
+        assert any(all(fact in item.sentence for fact in _facts(c, request)) for c in kinds), (
+            item.sentence, [_facts(c, request) for c in kinds])
 
 
 _MODES = (
