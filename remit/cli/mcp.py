@@ -7,7 +7,6 @@ from typing import Annotated
 import typer
 
 from remit.cli.app import console, user_errors
-from remit.mcp import mcp_serve
 
 __all__ = ["mcp_app"]
 
@@ -33,6 +32,8 @@ def serve(
     The trial is scored and stored when the client calls ``end`` or disconnects.
     Everything but the MCP channel goes to stderr.
     """
+    from remit.mcp import mcp_serve  # noqa: PLC0415 - the MCP SDK loads only for this command
+
     outcome = mcp_serve(scenario, mode, suite_spec=suite, db=db, seed=seed)
     err = console(stderr=True)
     if outcome.record is None:

@@ -25,14 +25,17 @@ import io
 import re
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
-
-import matplotlib as mpl
-from matplotlib.axes import Axes
-from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
+from typing import TYPE_CHECKING
 
 from remit.harness.stats import Interval
 from remit.reports.model import BreakdownCell, FacetRow, HandoffRow, ModeReport
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+# matplotlib is imported where a chart is drawn, not with this module: it costs about
+# 0.4 s, and every remit command would pay it for the HTML report few of them write.
 
 __all__ = [
     "CHART_STYLE",
@@ -70,6 +73,8 @@ CHART_STYLE = "svg.chart *{stroke-linejoin:round;stroke-linecap:butt}\n"
 def _style() -> AbstractContextManager[None]:
     """matplotlib settings for the report's charts, in force only inside ``with``:
     a fixed SVG hash salt (stable ids), glyphs as paths from the bundled DejaVu Sans."""
+    import matplotlib as mpl  # noqa: PLC0415 - see the note at the imports
+
     return mpl.rc_context({
         "svg.hashsalt": "remit-report",
         "svg.fonttype": "path",
@@ -116,6 +121,8 @@ def inline_svg(figure: Figure, name: str, label: str) -> str:
 
 def _figure(width: float, height: float) -> tuple[Figure, Axes]:
     with _style():
+        from matplotlib.figure import Figure  # noqa: PLC0415 - see the note at the imports
+
         figure = Figure(figsize=(width, height), layout="constrained")
         axes = figure.add_subplot()
     return figure, axes
@@ -150,6 +157,8 @@ def pass_hat_k_chart(modes: Sequence[ModeReport], colours: dict[str, str]) -> st
         if len(ks_all) <= _MAX_MARKED:
             axes.set_xticks(ks_all)
         else:
+            from matplotlib.ticker import MaxNLocator  # noqa: PLC0415 - see the imports
+
             axes.xaxis.set_major_locator(MaxNLocator(nbins=8, integer=True))
         axes.set_xlabel("k (trials that must all pass)")
         axes.set_ylim(0.0, 1.02)

@@ -122,7 +122,7 @@ def suite_of(manifest: RunManifest) -> Suite | None:
         if isinstance(path, str):
             suite = load_suite(path)
         elif manifest.suite_id in suite_names():
-            suite = builtin_suite(manifest.suite_id)
+            suite = builtin_suite(manifest.suite_id, fingerprint=manifest.suite_fingerprint)
         else:
             return None
     except RemitError:
