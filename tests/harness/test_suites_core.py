@@ -165,3 +165,9 @@ def test_the_fingerprint_ignores_order_and_follows_every_change() -> None:
     edited = Suite(id="core", scenarios=(*CORE.scenarios[:7], changed, *CORE.scenarios[8:]))
     assert reordered.fingerprint == CORE.fingerprint
     assert edited.fingerprint != CORE.fingerprint
+
+
+def test_rereading_core_by_fingerprint_gives_the_verified_suite() -> None:
+    assert builtin_suite("core", fingerprint=CORE.fingerprint) == CORE
+    assert builtin_suite("core", fingerprint="0" * 64) == CORE  # falls back to verifying
+    assert build_core(verify=False).verification_failures == {}
