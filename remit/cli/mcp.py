@@ -17,7 +17,8 @@ mcp_app = typer.Typer(help="Serve a trial to external agents over MCP.", no_args
 @user_errors
 def serve(
     scenario: Annotated[str, typer.Option(help="The scenario id.")],
-    mode: Annotated[str, typer.Option(help="all_tools, dual_control or oracle_plan.")],
+    mode: Annotated[str, typer.Option(
+        help="all_tools, dual_control, oracle_plan or a mode file (.yaml/.json).")],
     suite: Annotated[str | None, typer.Option(
         help="core, handwritten or a directory (default: handwritten, then core).")] = None,
     db: Annotated[str | None, typer.Option(

@@ -28,7 +28,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Serve one remit trial's agent tools to an MCP client over stdio.")
     parser.add_argument("--scenario", required=True, help="The scenario's id.")
     parser.add_argument("--mode", required=True,
-                        help="Control mode: all_tools, dual_control or oracle_plan.")
+                        help="Control mode: all_tools, dual_control, oracle_plan or a mode "
+                             "file (.yaml/.json).")
     parser.add_argument("--suite", default=None,
                         help="Built-in suite (core, handwritten) or a directory of scenario "
                              "files (default: look the id up in handwritten, then core).")

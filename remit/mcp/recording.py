@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from pydantic import JsonValue
 
 from remit.harness import TrialRecord, build_manifest, new_run_id
+from remit.harness.modes import custom_mode_metadata
 from remit.mcp.target import McpTarget
 from remit.store import Store
 
@@ -46,7 +47,8 @@ def record_trial(store: Store, target: McpTarget, record: TrialRecord, *, client
         StoreError: the store refused the run or the trial.
         ManifestError: ``started_at`` is naive.
     """
-    metadata: dict[str, JsonValue] = {DRIVER_KEY: "mcp", **target.manifest_metadata()}
+    metadata: dict[str, JsonValue] = {DRIVER_KEY: "mcp", **target.manifest_metadata(),
+                                      **custom_mode_metadata([target.mode])}
     manifest = build_manifest(
         run_id=new_run_id(started_at), suite=target.suite, modes=[target.mode],
         agent_id=MCP_AGENT_ID, agent_config={"client": client}, trials=1, seed=run_seed,

@@ -18,9 +18,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
-from remit.authority import ControlMode, mode_by_name
+from remit.authority import ControlMode
 from remit.errors import RemitError
-from remit.harness import builtin_suite
+from remit.harness import builtin_suite, load_mode
 from remit.scenarios import Scenario, Suite, UnknownScenarioInSuiteError
 from remit.store import resolve_suite
 
@@ -77,23 +77,24 @@ class McpTarget(BaseModel):
 
 
 def resolve_target(scenario_id: str, mode: str, *, suite_spec: str | None = None) -> McpTarget:
-    """The scenario ``scenario_id`` of ``suite_spec`` in the built-in mode ``mode``.
+    """The scenario ``scenario_id`` of ``suite_spec`` in the control mode ``mode``.
 
     Args:
         scenario_id: the scenario's id.
         mode: a built-in control mode's name (``all_tools``, ``dual_control``,
-            ``oracle_plan``).
+            ``oracle_plan``) or a mode file's path (see :mod:`remit.authority.mode_files`).
         suite_spec: a built-in suite's name or a directory of scenario files; ``None``
             looks in ``handwritten``, then ``core``.
 
     Raises:
-        UnknownModeError: ``mode`` is not a built-in mode.
+        UnknownModeError: ``mode`` is neither a built-in mode nor a mode file's path.
+        ModeFileError: the mode file is unreadable or invalid.
         UnknownSuiteError: ``suite_spec`` is neither a built-in name nor a directory.
         ScenarioFileError: the directory holds an invalid scenario file.
         UnknownScenarioInSuiteError: the named suite holds no such scenario.
         UnknownTargetError: no suite was named and no built-in suite holds it.
     """
-    control = mode_by_name(mode)
+    control = load_mode(mode)
     if suite_spec is not None:
         suite = resolve_suite(suite_spec)
         return McpTarget(suite_spec=suite_spec, suite=suite,

@@ -108,3 +108,20 @@ def test_a_directory_suite_is_recorded_with_its_path(tmp_path: Path) -> None:
     assert manifest.metadata == {DRIVER_KEY: "mcp", SUITE_PATH_KEY: str(tmp_path / "mine")}
     assert manifest.agent_config == {"client": None}
     assert record.trail == session.finish().trail
+
+
+def test_a_mode_file_is_served_and_kept_with_the_recorded_run(tmp_path: Path) -> None:
+    mode_file = Path(__file__).parents[2] / "examples" / "agent-approves-5pct.mode.yaml"
+    target = resolve_target("discount-exception", str(mode_file))
+    session = TrialSession(target.scenario, target.mode)
+    session.call("end", {"summary": "nothing to quote"})
+
+    with Store.open(f"sqlite:///{tmp_path / 'mcp.db'}") as store:
+        run_id = record_trial(store, target, session.finish(), client="tests", run_seed=0,
+                              started_at=datetime(2026, 1, 1, tzinfo=UTC))
+        manifest = store.manifest(run_id)
+
+    assert target.mode.name == "agent-approves-5pct"
+    assert [m.name for m in manifest.modes] == ["agent-approves-5pct"]
+    assert manifest.metadata["custom_modes"] == {  # type: ignore[index]
+        "agent-approves-5pct": target.mode.model_dump(mode="json")}
