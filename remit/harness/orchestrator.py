@@ -11,12 +11,8 @@ when the agent fails (recorded as such, never crashing the run).
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import inspect
-import logging
-from collections.abc import Coroutine
-from typing import TypeVar
 
 from remit.actors import Agent, AsyncAgent, Briefing, Observation, Persona
 from remit.actors.personas import build_personas
@@ -24,6 +20,7 @@ from remit.actors.policy import policy_text
 from remit.authority import Action, ControlMode, Role, who_can
 from remit.catalogue import shared_catalogue
 from remit.errors import InfrastructureError, RunAbortedError
+from remit.harness.driving import drive, interruptible
 from remit.quotes import QuoteState, is_terminal
 from remit.scenarios import Scenario
 from remit.world import (
@@ -36,11 +33,11 @@ from remit.world import (
     tool_specs,
 )
 
-__all__ = ["AGENT_STEP_MINUTES", "TrialLoop", "briefing_for", "drive", "run_trial",
-           "run_trial_async", "trial_seed", "world_for"]
+__all__ = ["AGENT_STEP_MINUTES", "TrialLoop", "briefing_for", "drive", "interruptible",
+           "run_trial", "run_trial_async", "trial_seed", "world_for"]
+# drive and interruptible live in remit.harness.driving; they are named here too because
+# the turn loop is where runs and tests have always found them.
 
-_LOG = logging.getLogger(__name__)
-_T = TypeVar("_T")
 
 #: Simulated minutes one agent step takes.
 AGENT_STEP_MINUTES = 1
@@ -197,27 +194,6 @@ _NOT_THE_AGENTS = (InfrastructureError, RunAbortedError)
 errors and stops the run on an abort. Anything else an agent raises is its failure."""
 
 
-def drive(coroutine: Coroutine[object, object, _T]) -> _T:
-    """Run ``coroutine`` to completion on a fresh event loop; Ctrl-C stops it at once.
-
-    Unlike :func:`asyncio.run`, this keeps Python's own SIGINT handling, so Ctrl-C
-    interrupts even a synchronous agent in the middle of a trial (``asyncio.run`` would
-    only cancel at the next ``await``). Trials still waiting are cancelled; finished
-    ones have already been handed to ``on_trial``. ``KeyboardInterrupt`` propagates.
-    """
-    loop = asyncio.new_event_loop()
-    try:
-        return loop.run_until_complete(coroutine)
-    finally:
-        pending = asyncio.all_tasks(loop)
-        for task in pending:
-            task.cancel()
-        if pending:
-            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
-        loop.run_until_complete(loop.shutdown_asyncgens())
-        loop.close()
-
-
 def run_trial(scenario: Scenario, mode: ControlMode, agent: Agent | AsyncAgent, *,
               seed: int = 0) -> World:
     """Run one trial outside any event loop; return the finished world (with its trail).
@@ -236,25 +212,31 @@ async def run_trial_async(scenario: Scenario, mode: ControlMode, agent: Agent | 
     A synchronous agent's calls run inline; an asynchronous agent's are awaited, so
     trials in flight overlap their waiting.
     """
-    loop = TrialLoop(scenario, mode, seed)
-    try:
-        started = agent.start(briefing_for(scenario, mode))
-        if inspect.isawaitable(started):
-            await started
-    except _NOT_THE_AGENTS:
-        raise
-    except Exception as exc:
-        loop.agent_failed(exc)
-    observation = loop.observation()
-    while not loop.done():
+    with interruptible():
+        loop = TrialLoop(scenario, mode, seed)
         try:
-            call = agent.act(observation)
-            if inspect.isawaitable(call):
-                call = await call
+            await _settled(agent.start(briefing_for(scenario, mode)))
         except _NOT_THE_AGENTS:
             raise
         except Exception as exc:
             loop.agent_failed(exc)
-            break
-        observation = loop.apply(call)
-    return loop.world
+        observation = loop.observation()
+        while not loop.done():
+            try:
+                call = await _settled(agent.act(observation))
+            except _NOT_THE_AGENTS:
+                raise
+            except Exception as exc:
+                loop.agent_failed(exc)
+                break
+            observation = loop.apply(call)
+        return loop.world
+
+
+async def _settled(value: object) -> object:
+    """``value``, awaited first if an asynchronous agent returned an awaitable (Ctrl-C
+    then cancels it rather than breaking into it: see :func:`interruptible`)."""
+    if not inspect.isawaitable(value):
+        return value
+    with interruptible(at_once=False):
+        return await value

@@ -22,7 +22,7 @@ from remit.actors import AgentFactory, AgentUsage, TrialInfo, is_reference_agent
 from remit.authority import ControlMode
 from remit.errors import InfrastructureError, RunAbortedError
 from remit.harness.aggregate import ModeSummary, ScoredTrial, summarise
-from remit.harness.orchestrator import drive, run_trial_async, trial_seed
+from remit.harness.orchestrator import drive, interruptible, run_trial_async, trial_seed
 from remit.harness.scoring import TrialScore, score_trial
 from remit.scenarios import Scenario
 from remit.world import TrailEntry, World
@@ -133,7 +133,8 @@ async def _attempt(scenario: Scenario, mode: ControlMode, factory: AgentFactory,
     """Run one trial, retrying infrastructure errors ``retries`` times."""
     for attempt in range(1, retries + 2):
         try:
-            agent = factory(info)  # building an agent may fail too (a process, a client)
+            with interruptible():  # building an agent may block (Ctrl-C stops it) or fail
+                agent = factory(info)
             world = await run_trial_async(scenario, mode, agent, seed=info.seed)
         except RunAbortedError:
             raise
