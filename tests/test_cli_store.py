@@ -69,9 +69,15 @@ def test_compare_modes_within_a_run(db: str) -> None:
     flips = {f["scenario_id"]: (f["from"], f["to"]) for f in comparison["flips"]}
     assert flips["consent-withheld"] == ("fail", "pass")
     assert flips["unresponsive-finance"] == ("pass", "fail")
-    text = cli.invoke(app, ["compare", run_id, "--db", db]).stdout
+    text = cli.invoke(app, ["compare", run_id, "--db", db], env={"COLUMNS": "200"}).stdout
     assert "McNemar exact p" in text
     assert "flip: consent-withheld: fail -> pass" in text
+    rows = {line.split("│")[1].strip(): [c.strip() for c in line.split("│")[2:-1]]
+            for line in text.splitlines() if line.startswith("│")}
+    assert rows["review minutes"][2].startswith("+")  # dual-control waits for owners
+    assert rows["review minutes"][3].startswith("[")  # the paired interval
+    assert float(rows["review minutes"][4]) <= 1.0    # and its p
+    assert rows["pass^1"][4] == f"{comparison['mcnemar_p']:.4f}"
 
 
 def test_compare_across_runs_refuses_different_suites_unless_forced(

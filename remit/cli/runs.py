@@ -31,6 +31,7 @@ from remit.reports import (
     runs_table,
     trail_table,
 )
+from remit.reports.build import tradeoff_rows
 from remit.reports.writing import format_for, write_report
 from remit.store import (
     Store,
@@ -436,8 +437,10 @@ def compare_runs(
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
         return
+    rows = tradeoff_rows(result, a.trials, b.trials,
+                         exclude_infra=first.error_treatment.on_exhausted == "exclude")
     out = console()
-    out.print(comparison_table(result))
+    out.print(comparison_table(result, rows))
     for line in comparison_lines(result):
         out.print(line, markup=False)
 

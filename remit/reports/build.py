@@ -63,7 +63,7 @@ from remit.reports.model import (
 )
 from remit.scenarios import Scenario, Suite
 
-__all__ = ["build_report", "failure_cause", "required_handoffs", "trial_id"]
+__all__ = ["build_report", "failure_cause", "required_handoffs", "tradeoff_rows", "trial_id"]
 
 _RULE = re.compile(r"\b(C[1-7]|S[1-3])\b")
 _ACTIONS = frozenset(a.value for a in Action)
@@ -197,25 +197,39 @@ def _paired_differences(metric: str, pairs: Sequence[tuple[Sequence[TrialScore],
             for a, b in pairs]
 
 
-def _pairs(c: Comparison, records: Sequence[TrialRecord], exclude_infra: bool
-           ) -> list[tuple[list[TrialScore], list[TrialScore]]]:
-    """Each scenario's counted trial scores in both modes, for scenarios run in both."""
-    by: dict[tuple[str, str], list[TrialScore]] = {}
-    for record in records:
-        if record.infra_error is not None and exclude_infra:
-            continue
-        by.setdefault((record.scored.scenario_id, record.scored.mode), []).append(
-            record.scored.score)
-    scenarios = dict.fromkeys(s for s, _ in by)
-    return [(by[s, c.a.mode], by[s, c.b.mode]) for s in scenarios
-            if (s, c.a.mode) in by and (s, c.b.mode) in by]
+def _pairs(c: Comparison, a_records: Sequence[TrialRecord], b_records: Sequence[TrialRecord],
+           exclude_infra: bool) -> list[tuple[list[TrialScore], list[TrialScore]]]:
+    """Each scenario's counted trial scores on both sides, for scenarios run on both."""
+
+    def scores(records: Sequence[TrialRecord], mode: str) -> dict[str, list[TrialScore]]:
+        by: dict[str, list[TrialScore]] = {}
+        for record in records:
+            if record.scored.mode != mode or (record.infra_error is not None and exclude_infra):
+                continue
+            by.setdefault(record.scored.scenario_id, []).append(record.scored.score)
+        return by
+
+    on_a, on_b = scores(a_records, c.a.mode), scores(b_records, c.b.mode)
+    return [(on_a[s], on_b[s]) for s in on_a if s in on_b]
 
 
-def _tradeoff(c: Comparison, records: Sequence[TrialRecord], *, exclude_infra: bool,
-              seed: int, resamples: int) -> tuple[TradeoffRow, ...]:
+def tradeoff_rows(c: Comparison, a_records: Sequence[TrialRecord],
+                  b_records: Sequence[TrialRecord], *, exclude_infra: bool = True,
+                  seed: int = 0, resamples: int = _TRADEOFF_RESAMPLES
+                  ) -> tuple[TradeoffRow, ...]:
+    """The trade-off of a comparison: each metric on both sides, the difference, and for
+    the per-trial metrics a paired bootstrap interval and p-value over the scenarios
+    both sides ran (see :class:`~remit.reports.model.TradeoffRow`).
+
+    Args:
+        c: the comparison (:func:`remit.harness.compare`).
+        a_records, b_records: each side's trial records (the same list within one run).
+        exclude_infra: leave out trials that ended in an infrastructure error.
+        seed, resamples: the bootstrap's and the randomization test's.
+    """
     a = c.a.summary.model_copy(update={"mode": c.a.mode})
     b = c.b.summary.model_copy(update={"mode": c.b.mode})
-    pairs = _pairs(c, records, exclude_infra)
+    pairs = _pairs(c, a_records, b_records, exclude_infra)
     k_max = max((k for k in a.pass_hat_k if k in b.pass_hat_k), default=1)
     metrics: list[tuple[str, str, bool, float, float]] = [
         ("pass_hat_1", "pass^1", True, a.pass_hat_k.get(1, 0.0), b.pass_hat_k.get(1, 0.0))]
@@ -265,8 +279,8 @@ def _comparison(c: Comparison, records: Sequence[TrialRecord], *, exclude_infra:
         missing=tuple(f"{m.scenario_id} (missing on {m.missing_on}: {m.reason})"
                       for m in c.missing),
         warnings=c.warnings,
-        tradeoff=_tradeoff(c, records, exclude_infra=exclude_infra, seed=seed,
-                           resamples=min(resamples, _TRADEOFF_RESAMPLES)))
+        tradeoff=tradeoff_rows(c, records, records, exclude_infra=exclude_infra, seed=seed,
+                               resamples=min(resamples, _TRADEOFF_RESAMPLES)))
 
 
 def _comparisons(manifest: RunManifest, records: tuple[TrialRecord, ...],

@@ -12,7 +12,7 @@ from rich.table import Table
 from remit.harness import Comparison, ModeSummary, RunManifest, TrialRecord
 from remit.harness.compare import model_calls_source
 from remit.harness.stats import Interval
-from remit.reports.model import ApprovalTrail
+from remit.reports.model import ApprovalTrail, TradeoffRow
 from remit.store import RunListing
 from remit.world import (
     DecisionEntry,
@@ -269,19 +269,36 @@ def approval_lines(trail: ApprovalTrail) -> list[str]:
     return lines
 
 
-def comparison_table(comparison: Comparison) -> Table:
-    """Two sides of a comparison: pass^1, the delta with its interval and p, the rates."""
+def comparison_table(comparison: Comparison,
+                     tradeoff: Sequence[TradeoffRow] = ()) -> Table:
+    """Two sides of a comparison, one row per metric: each side's value (rates with their
+    Wilson intervals) or, given the trade-off rows, each side's value and the paired
+    difference with its interval, p and the side it favours
+    (see :func:`remit.reports.build.tradeoff_rows`)."""
     a, b = comparison.a, comparison.b
     table = Table(title=f"{a.label} vs {b.label} ({comparison.n_paired} paired scenarios)")
     table.add_column("metric", style="bold")
     table.add_column(a.label, justify="right")
     table.add_column(b.label, justify="right")
-    table.add_row("pass^1", f"{comparison.pass1_a:.2f}", f"{comparison.pass1_b:.2f}")
-    for label, get in _RATES:
-        table.add_row(label, _rate(get(a.summary)), _rate(get(b.summary)))
-    table.add_row("review minutes", f"{a.summary.mean_review_minutes:.0f}",
-                  f"{b.summary.mean_review_minutes:.0f}")
-    table.add_row("denials", f"{a.summary.mean_denials:.1f}", f"{b.summary.mean_denials:.1f}")
+    if not tradeoff:
+        table.add_row("pass^1", f"{comparison.pass1_a:.2f}", f"{comparison.pass1_b:.2f}")
+        for label, get in _RATES:
+            table.add_row(label, _rate(get(a.summary)), _rate(get(b.summary)))
+        table.add_row("review minutes", f"{a.summary.mean_review_minutes:.0f}",
+                      f"{b.summary.mean_review_minutes:.0f}")
+        table.add_row("denials", f"{a.summary.mean_denials:.1f}",
+                      f"{b.summary.mean_denials:.1f}")
+        return table
+    table.caption = "diff: right - left; 95% paired bootstrap interval; better only if p < 0.05"
+    for name in ("diff", "interval", "p"):
+        table.add_column(name, justify="right")
+    table.add_column("better")
+    for row in tradeoff:
+        paired = "" if row.low is None or row.high is None else \
+            f"[{row.low:+.2f}, {row.high:+.2f}]"
+        table.add_row(row.label, f"{row.value_a:.2f}", f"{row.value_b:.2f}",
+                      f"{row.difference:+.2f}", paired,
+                      "" if row.p_value is None else f"{row.p_value:.4f}", row.better or "")
     return table
 
 

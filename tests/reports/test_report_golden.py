@@ -22,6 +22,7 @@ from remit.reports import (
     render_markdown,
     trail_table,
 )
+from remit.reports.build import tradeoff_rows
 from tests.reports.conftest import Golden, SmallRun
 
 
@@ -35,7 +36,8 @@ def _terminal(small: SmallRun) -> str:
         Side(label="all_tools", manifest=manifest, mode="all_tools", trials=result.trials),
         Side(label="dual_control", manifest=manifest, mode="dual_control",
              trials=result.trials))
-    console.print(comparison_table(comparison))
+    console.print(comparison_table(comparison, tradeoff_rows(comparison, result.trials,
+                                                             result.trials)))
     for line in comparison_lines(comparison):
         console.print(line)
     failing = [r for r in result.trials if not r.scored.score.passed]
