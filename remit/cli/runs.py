@@ -201,11 +201,11 @@ def run(
             console(stderr=True).print(f"report written to {written}", markup=False)
     if as_json:
         typer.echo(json.dumps(_run_json(manifest, result), indent=2))
-        return
-    _print_run(manifest, result)
-    out.print(f"stored as {manifest.run_id}; compare its modes with "
-              f"`remit compare {manifest.run_id}`", markup=False)
-    _refuse_unmeasured(manifest, result)
+    else:
+        _print_run(manifest, result)
+        out.print(f"stored as {manifest.run_id}; compare its modes with "
+                  f"`remit compare {manifest.run_id}`", markup=False)
+    _refuse_unmeasured(manifest, result)  # with --json too: a script must see it failed
 
 
 def _stopped(store: Store, started: Sequence[RunManifest], db: str | None,

@@ -63,6 +63,12 @@ def test_a_run_that_only_met_infrastructure_errors_exits_1(serve: Serve,
     assert "infrastructure errors: 10 trials" in result.stdout
     assert "every trial of r-" in result.stderr
     assert "--retry-errors" in result.stderr
+    as_json = CliRunner().invoke(app, [
+        "run", "--suite", "handwritten", "--modes", "dual_control", "--agent",
+        "openai:tiny-model", "--base-url", server.url, "--db", str(tmp_path / "down.db"),
+        "--retries", "0", "--llm-retries", "0", "--json"])
+    assert as_json.exit_code == 1, as_json.output
+    assert json.loads(as_json.stdout)["infra_errors"] == 10
 
 
 def test_llm_options_with_another_agent_are_refused(tmp_path: Path) -> None:
