@@ -157,8 +157,11 @@ class World:
                              "fix them and call again")
         except (RemitError, ValueError, ArithmeticError) as exc:
             # Domain errors that slipped past the specific handlers are still the caller's
-            # problem, not the trial's: report them as bad arguments.
-            _LOG.debug("tool %s by %s failed: %s", call.tool, role, exc)
+            # problem, not the trial's: report them as bad arguments. A plain ValueError or
+            # arithmetic error means the schemas let through what the domain cannot take:
+            # say so where a maintainer will see it.
+            level = logging.DEBUG if isinstance(exc, RemitError) else logging.WARNING
+            _LOG.log(level, "tool %s by %s failed behind its schema: %r", call.tool, role, exc)
             return self.fail(role, call.tool, "bad_arguments",
                              f"{call.tool} cannot be done with these arguments: "
                              f"{str(exc) or type(exc).__name__}; fix them and call again")
