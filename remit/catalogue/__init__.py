@@ -20,7 +20,7 @@ Example:
 
 from __future__ import annotations
 
-from remit.catalogue.acceptance import acceptable_pairs, acceptable_skus
+from remit.catalogue.acceptance import acceptable_pairs, acceptable_skus, unacceptable_because
 from remit.catalogue.attributes import (
     AttributeSnapshot,
     AttributeStatus,
@@ -105,9 +105,11 @@ from remit.catalogue.substitution import (
 )
 from remit.catalogue.units import (
     CANONICAL,
+    MeasureUnit,
     Quantity,
     Unit,
     convert,
+    measure_unit,
     parse_unit,
     quantity_of,
     require_quantity,
@@ -146,6 +148,7 @@ __all__ = [
     "Iso5211Flange",
     "Lifecycle",
     "LifecycleStatus",
+    "MeasureUnit",
     "Money",
     "OperatingFacts",
     "Quantity",
@@ -188,6 +191,7 @@ __all__ = [
     "flange_fits",
     "gasket_kit",
     "generate_catalogue",
+    "measure_unit",
     "parse_unit",
     "quantity_of",
     "require_quantity",
@@ -199,4 +203,5 @@ __all__ = [
     "to_canonical",
     "torque_fits",
     "torque_suffices",
+    "unacceptable_because",
 ]

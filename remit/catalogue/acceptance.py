@@ -33,11 +33,11 @@ from collections import defaultdict
 
 from remit.catalogue.catalogue import Catalogue
 from remit.catalogue.families import Family
-from remit.catalogue.fit import check_gasket, check_valve, torque_suffices
+from remit.catalogue.fit import check_actuator, check_gasket, check_valve, torque_suffices
 from remit.catalogue.products import Variant
 from remit.catalogue.requirements import Requirement, SiteTruths
 
-__all__ = ["acceptable_pairs", "acceptable_skus"]
+__all__ = ["acceptable_pairs", "acceptable_skus", "unacceptable_because"]
 
 
 def _active_of_dn(catalogue: Catalogue, family: Family, dn: int) -> list[Variant]:
@@ -118,3 +118,92 @@ def acceptable_skus(
         pairs = _pairs(valves, catalogue.variants_of(Family.ACTUATOR))
         accepted.update(actuator for _, actuator in pairs)
     return frozenset(accepted)
+
+
+def _lifecycle(catalogue: Catalogue, variant: Variant) -> str | None:
+    if variant.is_active:
+        return None
+    if variant.lifecycle.superseded_by is not None:
+        chain = catalogue.successor_chain(variant.sku)
+        return (f"S1 fails: {variant.sku} is superseded (chain {' -> '.join(chain)}); "
+                f"supersession runs forward only, quote its current successor {chain[-1]}")
+    return (f"S1 fails: {variant.sku} is {variant.lifecycle.status.value} and has no "
+            "successor; only active variants may be quoted")
+
+
+def _substitution(catalogue: Catalogue, variant: Variant, requirement: Requirement,
+                  failures: list[str]) -> list[str]:
+    """Failures of an FFF substitute for the requested part restated under S2."""
+    requested = requirement.requested_sku
+    if (not failures or requested is None or requested == variant.sku
+            or requested not in catalogue or variant.fff_class is None
+            or catalogue.variant(requested).fff_class != variant.fff_class):
+        return failures
+    return [f"S2 fails: {variant.sku} substitutes {requested} in form-fit-function class "
+            f"{variant.fff_class} but a substitute must pass every fit rule; {failure}"
+            for failure in failures]
+
+
+def unacceptable_because(
+    catalogue: Catalogue, sku: str, requirement: Requirement, truths: SiteTruths,
+    quoted: tuple[str, ...] = (),
+) -> tuple[str, ...]:
+    """Why ``sku`` is outside the acceptable set, one sentence per rule that excludes it.
+
+    Each sentence starts with the rule (``S1`` for a superseded or discontinued part,
+    ``S2`` for a form-fit-function substitute that fails a fit rule, ``DN``, ``C1``-``C7``)
+    and says why, as the rule's own reason does. An actuator is checked (C1, C2) against
+    the valves quoted with it (``quoted``), else against the acceptable valves. Empty when
+    ``sku`` is acceptable.
+
+    Raises:
+        UnknownSkuError: ``sku`` is not in the catalogue.
+    """
+    if sku in acceptable_skus(catalogue, requirement, truths):
+        return ()
+    variant = catalogue.variant(sku)
+    reasons: list[str] = []
+    lifecycle = _lifecycle(catalogue, variant)
+    if lifecycle is not None:
+        reasons.append(lifecycle)
+    family = variant.family
+    wanted = requirement.family
+    if family is Family.BALL_VALVE:
+        if wanted is not Family.BALL_VALVE:
+            reasons.append(f"scope: {sku} is a ball valve and the buyer asked for a "
+                           f"{wanted.value.replace('_', ' ')}")
+        else:
+            failures = [r.reason for r in check_valve(variant, truths, requirement)
+                        if not r.passed]
+            reasons += _substitution(catalogue, variant, requirement, failures)
+    elif family is Family.GASKET_KIT:
+        if wanted is Family.ACTUATOR:
+            reasons.append(f"scope: {sku} is a gasket kit and the buyer asked for an actuator")
+        else:
+            reasons += [r.reason for r in check_gasket(variant, truths, requirement)
+                        if not r.passed]
+    else:
+        reasons += _actuator_reasons(catalogue, variant, requirement, truths, quoted)
+    return tuple(reasons) or (f"{sku} is outside the acceptable set for this requirement",)
+
+
+def _actuator_reasons(catalogue: Catalogue, actuator: Variant, requirement: Requirement,
+                      truths: SiteTruths, quoted: tuple[str, ...]) -> list[str]:
+    if requirement.family is Family.ACTUATOR:
+        flange = truths.installation.actuator_flange
+        if flange is not None and actuator.code("iso5211_flange") != flange.value:
+            return [f"C1 fails: actuator {actuator.sku} flange "
+                    f"{actuator.code('iso5211_flange')} does not match the existing valve's "
+                    f"{flange.value} top flange; choose an actuator with an {flange.value} "
+                    "flange"]
+        return []
+    if not requirement.with_actuator:
+        return [f"scope: {actuator.sku} is an actuator and the buyer asked for no actuator"]
+    valves = [catalogue.variant(s) for s in quoted
+              if s in catalogue and catalogue.variant(s).family is Family.BALL_VALVE]
+    if not valves:
+        valves = _valves(catalogue, requirement, truths)
+    reasons: list[str] = []
+    for valve in valves:
+        reasons += [r.reason for r in check_actuator(valve, actuator) if not r.passed]
+    return reasons or [f"C1/C2: actuator {actuator.sku} pairs with no acceptable valve"]
