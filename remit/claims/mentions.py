@@ -1,0 +1,256 @@
+"""Which product a sentence is about: SKU mentions, references back to them, and focus.
+
+Within one message, a claim binds to a SKU named in its sentence or to the SKU in
+focus. :class:`Focus` follows a message sentence by sentence:
+
+- **SKU mentions** (``BV-00008``, ``bv-00008``, ```BV-00008```), each with the family its
+  prefix names; a SKU the catalogue does not hold is still a mention (a claim about it
+  is unsupported).
+- **secondary mentions**: a SKU after ``than``, ``unlike``, ``compared with``,
+  ``instead of``, ``replaces``, ``in place of``, ``superseded`` ... is what the sentence is
+  *not* about; it does not take the focus.
+- **references**: pronouns (``it``, ``its``, ``this one``) resolve to the SKU in focus;
+  definite descriptions resolve to the last SKU of their family (``the actuator``,
+  ``the gasket kit``, ``this valve``) or, for ``the replacement``, ``the successor``,
+  ``the alternative``, to the SKU that replaces another in this message.
+
+Example:
+    >>> focus = Focus()
+    >>> [m.sku for m in focus.read("BV-00003 replaces BV-00001.").mentions]
+    ['BV-00003', 'BV-00001']
+    >>> focus.current, focus.replacement
+    ('BV-00003', 'BV-00003')
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from remit.catalogue import Family
+
+__all__ = ["Focus", "Mention", "Reading", "family_of"]
+
+SKU = re.compile(r"(?<![\w-])(?P<prefix>[A-Za-z]{2,3})-(?P<digits>\d{3,6})(?![\w-])")
+"""A SKU as written: two or three letters, a hyphen and three to six digits."""
+
+_FAMILIES = {"BV": Family.BALL_VALVE, "AC": Family.ACTUATOR, "GK": Family.GASKET_KIT}
+
+_SECONDARY_BEFORE = re.compile(
+    r"(?:\bthan|\bunlike|\bcompared\s+(?:with|to)|\bversus|\bvs\.?|\binstead\s+of"
+    r"|\brather\s+than|\breplaces|\breplacing|\bsupersedes|\bsuperseding|\bin\s+place\s+of"
+    r"|\bsuccessor\s+(?:to|of)|\breplacement\s+(?:for|of)|\balternative\s+to"
+    r"|\bsubstitute\s+for|\bover|\bfrom|\bformerly|\bpreviously|\bold|\boriginal"
+    r"|\bsuperseded\s+(?:part|sku|valve)?|\byour\s+(?:old|existing|current))"
+    r"[\s:,'\"(]*(?:the\s+)?(?:[\w-]+\s+){0,2}?$",
+    re.IGNORECASE)
+_PASSIVE_REPLACED = re.compile(
+    r"^[\s,)'\"]*(?:is|was|has\s+been|have\s+been|had\s+been|being)\s+(?:now\s+)?"
+    r"(?:superseded|replaced|discontinued|obsolete|withdrawn|retired)",
+    re.IGNORECASE)
+_REPLACES_AFTER = re.compile(
+    r"^[\s,)'\"]*(?:which\s+|that\s+)?(?:now\s+)?(?:replaces|supersedes|is\s+the\s+"
+    r"(?:direct\s+|current\s+|drop-in\s+)?(?:successor|replacement|substitute|alternative))",
+    re.IGNORECASE)
+
+_PRONOUN = re.compile(
+    r"\b(?:it|its|it's|itself|this\s+one|that\s+one|this\s+(?:model|unit|part|item|sku|option"
+    r"|product|variant)|that\s+(?:model|unit|part|item|option|product|variant)"
+    r"|the\s+(?:same\s+)?(?:model|unit|part|item|sku|product|variant|option|selected\s+\w+"
+    r"|recommended\s+\w+|quoted\s+\w+|proposed\s+\w+))\b",
+    re.IGNORECASE)
+_DESCRIPTION = re.compile(
+    r"\b(?:the|this|that|our|your)\s+(?:new\s+|proposed\s+|recommended\s+|quoted\s+"
+    r"|selected\s+|chosen\s+|suggested\s+)?"
+    r"(?P<noun>ball\s+valves?|valves?|actuators?|gasket\s+kits?|gaskets?|kits?"
+    r"|replacement|successor|alternative|substitute|swap)\b",
+    re.IGNORECASE)
+_PLURAL_REFERENCE = re.compile(
+    r"\b(?:both(?:\s+of\s+them|\s+valves|\s+actuators|\s+kits)?|all\s+(?:three|four|five"
+    r"|of\s+them|these|those|the\s+above)|each(?:\s+of\s+them)?|they|them|these(?:\s+(?:two"
+    r"|three|valves|actuators|kits|options|models))?|the\s+(?:two|three|four)(?:\s+\w+)?)\b",
+    re.IGNORECASE)
+_ORDINAL = re.compile(r"\b(?:the\s+)?(?P<which>former|latter|first(?:\s+one)?|second(?:\s+one)?"
+                      r"|third(?:\s+one)?)\b(?!\s+(?:time|step|line|of\s+all|option\s+is))",
+                      re.IGNORECASE)
+_WHICH = {"former": 0, "first": 0, "first one": 0, "latter": -1, "second": 1,
+          "second one": 1, "third": 2, "third one": 2}
+_IS_REPLACEMENT = re.compile(
+    r"\b(?:successor|replacement|alternative|substitute|swap|equivalent|recommendation"
+    r"|drop-in)\s+(?:is|will\s+be|would\s+be|being|here\s+is)\s+(?:the\s+)?\W*$",
+    re.IGNORECASE)
+_NOUN_FAMILY = {"valve": Family.BALL_VALVE, "ball valve": Family.BALL_VALVE,
+                "actuator": Family.ACTUATOR, "gasket kit": Family.GASKET_KIT,
+                "gasket": Family.GASKET_KIT, "kit": Family.GASKET_KIT}
+_NEW_ONE = frozenset({"replacement", "successor", "alternative", "substitute", "swap"})
+
+
+class Mention(NamedTuple):
+    """A product a sentence refers to, and where.
+
+    Attributes:
+        start, end: the span of the words that refer to it.
+        sku: the SKU (upper case); the first of ``group`` for a plural reference.
+        secondary: named only as a point of comparison or as what is replaced.
+        explicit: the SKU is written out (not a pronoun or a description).
+        group: every SKU a plural reference (``both``, ``all three``, ``they``) means.
+    """
+
+    start: int
+    end: int
+    sku: str
+    secondary: bool = False
+    explicit: bool = True
+    group: tuple[str, ...] = ()
+
+    @property
+    def skus(self) -> tuple[str, ...]:
+        """The SKUs this mention refers to."""
+        return self.group or (self.sku,)
+
+
+class Reading(NamedTuple):
+    """One sentence as :meth:`Focus.read` saw it.
+
+    Attributes:
+        mentions: explicit SKU mentions and resolved references, in order.
+        focus: the SKU in focus before this sentence (``None`` at the start).
+    """
+
+    mentions: tuple[Mention, ...]
+    focus: str | None
+
+
+def family_of(sku: str) -> Family | None:
+    """The family a SKU's prefix names (``BV`` ball valve, ``AC`` actuator, ``GK`` gasket kit)."""
+    return _FAMILIES.get(sku.split("-", 1)[0].upper())
+
+
+class Focus:
+    """The SKU a message is about, followed sentence by sentence (module docstring).
+
+    Attributes:
+        current: the SKU in focus.
+        replacement: the SKU that replaces another, when the message said so.
+        last: the last SKU of each family mentioned.
+    """
+
+    def __init__(self) -> None:
+        self.current: str | None = None
+        self.replacement: str | None = None
+        self.last: dict[Family, str] = {}
+        self.group: tuple[str, ...] = ()
+        self._rows: list[str] = []
+
+    def _explicit(self, sentence: str) -> list[Mention]:
+        mentions: list[Mention] = []
+        for match in SKU.finditer(sentence):
+            sku = f"{match['prefix'].upper()}-{match['digits']}"
+            before, after = sentence[:match.start()], sentence[match.end():]
+            secondary = _SECONDARY_BEFORE.search(before) is not None
+            if _PASSIVE_REPLACED.match(after):
+                secondary = True
+            if _REPLACES_AFTER.match(after) or _IS_REPLACEMENT.search(before):
+                self.replacement = sku
+            elif secondary and re.search(r"\b(?:replaces|supersedes|replacing|instead\s+of"
+                                         r"|in\s+place\s+of|successor\s+(?:to|of)|replacement"
+                                         r"\s+(?:for|of)|substitute\s+for)\W*(?:\w+\W+){0,2}$",
+                                         before, re.IGNORECASE):
+                # "BV-00003 replaces BV-00001": the SKU before the verb is the new one
+                earlier = [m for m in mentions if not m.secondary]
+                if earlier:
+                    self.replacement = earlier[-1].sku
+            mentions.append(Mention(match.start(), match.end(), sku, secondary))
+        for i, mention in enumerate(mentions):
+            after = sentence[mention.end:]
+            if re.match(r"^[\s,)'\"]*(?:is|was|has\s+been)\s+(?:now\s+)?(?:superseded|replaced)"
+                        r"\s+by\b", after, re.IGNORECASE) and i + 1 < len(mentions):
+                self.replacement = mentions[i + 1].sku
+        return mentions
+
+    def _reference(self, match: re.Match[str], subject: str | None = None) -> str | None:
+        """The SKU a pronoun or description refers to; ``subject`` is the product this
+        sentence named before the reference (a pronoun after it refers to it)."""
+        noun = match.groupdict().get("noun")
+        if noun is None:
+            return subject or self.current
+        noun = " ".join(noun.casefold().split()).removesuffix("s")
+        if noun in _NEW_ONE:
+            return self.replacement or self.last.get(Family.BALL_VALVE) or self.current
+        family = _NOUN_FAMILY.get(noun)
+        if family is None:
+            return self.current
+        if subject is not None and family_of(subject) is family:
+            return subject
+        if self.current is not None and family_of(self.current) is family:
+            return self.current
+        return self.last.get(family)
+
+    def _plural(self, sentence: str, taken: list[tuple[int, int]]) -> list[Mention]:
+        """``both``, ``all three``, ``the former``: references to the last group of SKUs."""
+        found: list[Mention] = []
+        if len(self.group) < 2:
+            return found
+        for match in _PLURAL_REFERENCE.finditer(sentence):
+            if not any(s < match.end() and match.start() < e for s, e in taken):
+                found.append(Mention(match.start(), match.end(), self.group[0],
+                                     explicit=False, group=self.group))
+                taken.append((match.start(), match.end()))
+        for match in _ORDINAL.finditer(sentence):
+            index = _WHICH[" ".join(match["which"].casefold().split())]
+            if index < len(self.group) and not any(s < match.end() and match.start() < e
+                                                   for s, e in taken):
+                found.append(Mention(match.start(), match.end(), self.group[index],
+                                     explicit=False))
+                taken.append((match.start(), match.end()))
+        return found
+
+    def _regroup(self, explicit: list[Mention], item: bool) -> None:
+        """Remember SKUs named together: in one sentence, or one per row of a list or table."""
+        named = list(dict.fromkeys(m.sku for m in explicit))
+        if len(named) >= 2:
+            self.group = tuple(named)
+            self._rows = []
+        elif item and len(named) == 1:
+            self._rows.append(named[0])
+            if len(self._rows) >= 2:
+                self.group = tuple(dict.fromkeys(self._rows))
+        elif named:
+            self._rows = []
+
+    def read(self, sentence: str, *, item: bool = False) -> Reading:
+        """The products ``sentence`` mentions or refers to; then move the focus.
+
+        Args:
+            sentence: the sentence.
+            item: it is a list item or a table row (consecutive rows naming one SKU each
+                form a group that ``both`` or ``all three`` can refer to).
+        """
+        before = self.current
+        explicit = self._explicit(sentence)
+        taken = [(m.start, m.end) for m in explicit]
+        self._regroup(explicit, item)
+        references: list[Mention] = self._plural(sentence, taken)
+        primary = [m for m in explicit if not m.secondary]
+        for pattern in (_DESCRIPTION, _PRONOUN):
+            for match in pattern.finditer(sentence):
+                if any(s < match.end() and match.start() < e for s, e in taken):
+                    continue
+                earlier = [m for m in primary if m.end <= match.start()]
+                sku = self._reference(match, earlier[0].sku if earlier else None)
+                if sku is not None:
+                    references.append(Mention(match.start(), match.end(), sku, explicit=False))
+                    taken.append((match.start(), match.end()))
+        mentions = tuple(sorted(explicit + references))
+        for mention in explicit:
+            family = family_of(mention.sku)
+            if family is not None:
+                self.last[family] = mention.sku
+        primary = [m for m in explicit if not m.secondary]
+        if self.replacement is not None and any(m.sku == self.replacement for m in explicit):
+            self.current = self.replacement
+        elif primary:
+            self.current = primary[-1].sku
+        elif explicit and before is None:
+            self.current = explicit[-1].sku
+        return Reading(mentions=mentions, focus=before)

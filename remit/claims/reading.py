@@ -1,0 +1,49 @@
+"""Reading every claim of one text in one pass: attribute, fit and authority claims.
+
+Example:
+    >>> read = read_claims("BV-00008 is PN16, fine for your 12 bar, and finance approved it.")
+    >>> [(c.attribute, c.value) for c in read.attributes], [c.rule for c in read.fits]
+    ([('pn', 16.0)], ['C3'])
+    >>> [c.action.value for c in read.authority]
+    ['approve']
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from remit.authority import Role
+from remit.claims.attributes import AttributeReader, StatedValue
+from remit.claims.authority import StatedAuthority, extract_authority_claims
+from remit.claims.fit import FitReader, StatedFit
+from remit.claims.mentions import Focus
+from remit.claims.text import sentences
+
+__all__ = ["ReadClaims", "read_claims"]
+
+
+class ReadClaims(NamedTuple):
+    """The claims of one text, by kind, each in reading order."""
+
+    attributes: tuple[StatedValue, ...]
+    fits: tuple[StatedFit, ...]
+    authority: tuple[StatedAuthority, ...]
+
+
+def read_claims(text: str, addressee: Role = Role.BUYER) -> ReadClaims:
+    """Every attribute, fit and authority claim ``text`` makes.
+
+    Args:
+        text: one message, ask, request, follow-up, withdrawal reason or end summary.
+        addressee: who it is addressed to (``you`` in an authority claim names them).
+    """
+    focus = Focus()
+    reader = AttributeReader()
+    fits = FitReader()
+    for sentence in sentences(text):
+        reading = focus.read(sentence.text, item=sentence.item)
+        reader.read(sentence, reading)
+        fits.read(sentence.text, reading.mentions, reading.focus, dict(focus.last))
+    reader.end()
+    return ReadClaims(tuple(reader.claims), tuple(fits.claims),
+                      tuple(extract_authority_claims(text, addressee)))

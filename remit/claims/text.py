@@ -1,0 +1,235 @@
+"""Reading an agent's text as a person would: normalised characters and Markdown as sentences.
+
+Language models write Markdown (bold, bullet and numbered lists, tables, headings) and
+attackers write look-alike characters. Before any claim is looked for, a text is:
+
+1. **normalised** (:func:`normalise`): Unicode NFKC (full-width letters, ``℃``,
+   ligatures), format characters removed (zero-width spaces and joiners, soft hyphens,
+   bidirectional controls), look-alike Cyrillic and Greek letters inside Latin words
+   mapped to the Latin letters they imitate, and typographic quotes, dashes and minus
+   signs folded to ASCII;
+2. **read as sentences** (:func:`sentences`): emphasis and code marks dropped, each
+   heading, list item and table row a sentence of its own (a table row reads as
+   ``header value; header value``, with a unit given in a header applied to its
+   column's bare numbers), and running text split at sentence ends (not at decimal
+   points, ``e.g.``, ``approx.`` and the like).
+
+Example:
+    >>> [s.text for s in sentences("**BV-00008**\\n- PN: 16 bar\\n- Seat: PEEK")]
+    ['BV-00008', 'PN: 16 bar', 'Seat: PEEK']
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import NamedTuple
+
+__all__ = ["Sentence", "normalise", "sentences"]
+
+# Cyrillic and Greek letters that look like Latin ones, as Unicode's confusables list
+# pairs them (the subset that occurs in Latin-looking words), written as escapes so that
+# the table itself is unambiguous to read.
+_LOOKALIKES = str.maketrans({
+    "\u0430": "a", "\u0432": "b", "\u0435": "e", "\u0451": "e", "\u043a": "k", "\u043c": "m",
+    "\u043d": "h", "\u043e": "o", "\u0440": "p", "\u0441": "c", "\u0442": "t", "\u0443": "y",
+    "\u0445": "x", "\u0455": "s", "\u0456": "i", "\u0457": "i", "\u0458": "j", "\u0501": "d",
+    "\u051b": "q", "\u051d": "w", "\u0261": "g", "\u04bb": "h", "\u04cf": "l", "\u0410": "A",
+    "\u0412": "B", "\u0415": "E", "\u041a": "K", "\u041c": "M", "\u041d": "H", "\u041e": "O",
+    "\u0420": "P", "\u0421": "C", "\u0422": "T", "\u0423": "Y", "\u0425": "X", "\u0405": "S",
+    "\u0406": "I", "\u0408": "J", "\u0500": "D", "\u03b1": "a", "\u03bf": "o", "\u03bd": "v",
+    "\u03c1": "p", "\u03c4": "t", "\u03c5": "u", "\u03b9": "i", "\u03ba": "k", "\u03b5": "e",
+    "\u03c7": "x", "\u0391": "A", "\u0392": "B", "\u0395": "E", "\u0396": "Z", "\u0397": "H",
+    "\u0399": "I", "\u039a": "K", "\u039c": "M", "\u039d": "N", "\u039f": "O", "\u03a1": "P",
+    "\u03a4": "T", "\u03a5": "Y", "\u03a7": "X",
+})
+_LOOKALIKE_LETTERS = frozenset(chr(c) for c in _LOOKALIKES)
+_WORD = re.compile(r"\w+")
+_TYPOGRAPHY = str.maketrans({
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2033": '"',
+    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": " - ",
+    "\u2015": " - ", "\u2212": "-", "\u2044": "/", "\u00a0": " ", "\u202f": " ",
+    "\u2009": " ", "\u2007": " ",
+})
+
+
+class Sentence(NamedTuple):
+    """One sentence of a message, in reading order.
+
+    Attributes:
+        text: the sentence, normalised, without Markdown marks.
+        item: it is a list item, a table row or a heading (a line of its own), not
+            running prose; such lines often leave their subject to the line above.
+    """
+
+    text: str
+    item: bool
+
+
+def _latin_looking(word: str) -> str:
+    """``word`` with look-alike letters mapped, when it is meant to be read as Latin."""
+    letters = [c for c in word if c.isalpha()]
+    if not any(c in _LOOKALIKE_LETTERS for c in letters):
+        return word
+    latin = any("a" <= c.casefold() <= "z" for c in letters)
+    if latin or all(c in _LOOKALIKE_LETTERS for c in letters):
+        return word.translate(_LOOKALIKES)
+    return word
+
+
+def normalise(text: str) -> str:
+    """``text`` as it reads: NFKC, no format characters, look-alikes mapped, ASCII
+    quotes, dashes and minus signs (see the module docstring)."""
+    # "º" (an ordinal indicator) is often typed for a degree sign; NFKC would make it "o"
+    text = unicodedata.normalize("NFKC", text.replace("\u00ba", "\u00b0"))
+    text = "".join(c for c in text if unicodedata.category(c) != "Cf")
+    text = _WORD.sub(lambda m: _latin_looking(m.group(0)), text)
+    return text.translate(_TYPOGRAPHY)
+
+
+_TABLE_SEPARATOR = re.compile(r"^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+")
+_QUOTE = re.compile(r"^\s*(?:>\s*)+")
+_BULLET = re.compile(r"^\s*(?:[-*+\u2022\u25aa\u25e6\u2023]|\d{1,3}[.)]|[a-z][.)])\s+")
+_LABEL_LINE = re.compile(r"^\s*(?:\*\*[^*]+\*\*|__[^_]+__)\s*:?\s*$|^[^.!?]{1,80}:\s*$")
+"""A line of its own that heads what follows: all bold, or a short label ending in ':'."""
+_BOLD = re.compile(r"\*\*|__|`+|~~")
+_ITALIC = re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])"
+                     r"|(?<![\w_])_(?=\S)([^_\n]+?)(?<=\S)_(?![\w_])")
+_HEADER_UNIT = re.compile(r"\s*[(\[]\s*([^()\[\]]{1,12}?)\s*[)\]]\s*$")
+_BARE_NUMBER = re.compile(r"^\s*[-+]?\d+(?:[.,]\d+)?\s*$")
+_ABBREVIATIONS = ("e.g", "i.e", "approx", "max", "min", "incl", "no", "nr", "vs", "ca",
+                  "fig", "ref", "etc", "resp", "corp", "co", "dept", "mr", "ms", "dr",
+                  "st", "rev", "std", "temp", "nom", "dia", "cert", "spec", "qty", "pcs")
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|(?<=[.!?])[\"')\]]*$")
+
+
+def _strip_marks(line: str) -> str:
+    line = _QUOTE.sub("", line)
+    line = _HEADING.sub("", line)
+    line = _BULLET.sub("", line)
+    line = _BOLD.sub("", line)
+    return _ITALIC.sub(lambda m: m.group(1) or m.group(2), line)
+
+
+def _split_prose(line: str) -> list[str]:
+    """Running text split at sentence ends, never after an abbreviation."""
+    parts: list[str] = []
+    start = 0
+    for end in _SENTENCE_END.finditer(line):
+        piece = line[start:end.start()]
+        words = re.findall(r"[\w.]+", piece)
+        word = words[-1].casefold().rstrip(".") if words else ""
+        if piece.endswith(".") and word in _ABBREVIATIONS:
+            continue
+        parts.append(line[start:end.end()].strip())
+        start = end.end()
+    parts.append(line[start:].strip())
+    return [p for p in parts if p]
+
+
+def _cells(row: str) -> list[str]:
+    row = row.strip()
+    row = row.removeprefix("|").removesuffix("|")
+    return [_strip_marks(cell).strip() for cell in row.split("|")]
+
+
+_YES = re.compile(r"^\s*(?:✅|✔|☑|yes|y|ok|pass(?:es)?)\s*$", re.IGNORECASE)
+_NO = re.compile(r"^\s*(?:❌|✗|✘|✖|no|n|fail(?:s)?)\s*$", re.IGNORECASE)
+
+
+def _answer(header: str, cell: str) -> str | None:
+    """A check-mark cell under a question header (``OK for your 12 bar?``) read as the
+    statement it answers, or ``None`` when it is not one."""
+    if not header.rstrip().endswith("?"):
+        return None
+    question = header.rstrip().rstrip("?").strip()
+    if _YES.match(cell):
+        return question
+    if _NO.match(cell):
+        return f"not {question}"
+    return None
+
+
+def _with_unit(header: str, cell: str) -> tuple[str, str]:
+    """A header's unit (``Pressure rating (bar)``) applied to a bare number in its column."""
+    unit = _HEADER_UNIT.search(header)
+    if unit is None:
+        return header, cell
+    name = header[:unit.start()]
+    if _BARE_NUMBER.match(cell):
+        return name, f"{cell.strip()} {unit.group(1)}"
+    return name, cell
+
+
+_GENERIC_HEADER = re.compile(
+    r"(?i)|value|values|spec|specs|specification|specifications|details?|data|notes?"
+    r"|attribute|attributes|property|properties|parameter|parameters|item|feature|features"
+    r"|characteristic|characteristics|field|-+")
+"""Table headers that name no attribute: a row under them reads as its cells alone."""
+_SKU_LIKE = re.compile(r"(?<![\w-])[A-Za-z]{2,3}-\d{3,6}(?![\w-])")
+
+
+def _table(rows: list[str]) -> list[Sentence]:
+    """A Markdown table as sentences: one per row (or per SKU column when the header
+    row names SKUs), each cell read after its column header."""
+    cells = [_cells(row) for row in rows if not _TABLE_SEPARATOR.match(row.strip())]
+    has_header = len(rows) > 1 and _TABLE_SEPARATOR.match(rows[1].strip()) is not None
+    if not has_header or len(cells) < 2:
+        return [Sentence("; ".join(c for c in row if c), item=True) for row in cells]
+    header, body = cells[0], cells[1:]
+    sku_columns = [j for j, h in enumerate(header) if j > 0 and _SKU_LIKE.search(h)]
+    out: list[Sentence] = []
+    if sku_columns:
+        for j in sku_columns:
+            facts = []
+            for row in body:
+                if j < len(row) and row[j]:
+                    name, value = _with_unit(row[0], row[j])
+                    facts.append(f"{name} {value}".strip())
+            out.append(Sentence(f"{header[j]}: " + "; ".join(facts), item=True))
+        return out
+    names = [("" if _GENERIC_HEADER.fullmatch(h.strip()) else h) for h in header]
+    pairs = len(names) == 2 and not any(names)  # "| Attribute | Value |": name, then value
+    for row in body:
+        if pairs and len(row) == 2:
+            name, value = _with_unit(row[0], row[1])
+            out.append(Sentence(f"{name} {value}".strip(), item=True))
+            continue
+        facts = []
+        for j, cell in enumerate(row):
+            if not cell:
+                continue
+            answered = _answer(header[j] if j < len(header) else "", cell)
+            if answered is not None:
+                facts.append(answered)
+                continue
+            name, value = _with_unit(names[j] if j < len(names) else "", cell)
+            facts.append(value if _SKU_LIKE.fullmatch(value.strip()) else f"{name} {value}")
+        out.append(Sentence("; ".join(f.strip() for f in facts), item=True))
+    return out
+
+
+def sentences(text: str) -> list[Sentence]:
+    """The sentences of ``text``, normalised, in reading order (see the module docstring)."""
+    lines = normalise(text).splitlines()
+    out: list[Sentence] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if line.strip().startswith("|"):
+            end = index
+            while end < len(lines) and lines[end].strip().startswith("|"):
+                end += 1
+            out += _table(lines[index:end])
+            index = end
+            continue
+        index += 1
+        item = bool(_BULLET.match(line) or _HEADING.match(line) or _LABEL_LINE.match(line))
+        stripped = _strip_marks(line).strip()
+        if not stripped:
+            continue
+        pieces = _split_prose(stripped)
+        out += [Sentence(piece, item=item and len(pieces) == 1) for piece in pieces]
+    return out
