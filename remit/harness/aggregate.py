@@ -3,11 +3,17 @@
 A mode's summary pools every trial of every scenario run in that mode. pass^k is the
 mean over scenarios of ``C(c, k) / C(n, k)`` for k from 1 to the smallest trial count
 of a scenario (:func:`remit.harness.stats.pass_hat_k_curve`). Rates carry Wilson 95%
-intervals; their denominators differ by metric:
+intervals; each names its denominator:
 
-- ``pass_rate``, ``wrong_variant_rate``: per trial;
-- ``unsupported_claim_rate``: per claim (unsupported claims / claims, all trials pooled);
-- ``unsupported_claim_trial_rate``, ``abandoned_handoff_rate``: trials with at least one.
+- per trial: ``pass_rate``; ``wrong_variant_rate`` (final) and ``wrong_variant_shown_rate``;
+  ``unsupported_claim_rate`` (the headline: trials with at least one unsupported
+  *stated* claim of any kind); ``abandoned_handoff_rate`` and ``missing_handoff_rate``
+  (trials with at least one);
+- per stated claim, all trials pooled: ``unsupported_per_claim`` (every kind), and
+  ``unsupported_attribute_claims``, ``unsupported_fit_claims``,
+  ``unsupported_authority_claims`` (each over the claims of its kind);
+- per cited claim: ``unsupported_cited`` (quote-line citations, apart from stated claims);
+- per hand-off the agent opened: ``abandoned_per_handoff``.
 
 Example:
     >>> summary = aggregate(scored)                    # doctest: +SKIP
@@ -62,7 +68,8 @@ class ScoredTrial(BaseModel):
 
 
 class ModeSummary(BaseModel):
-    """The scores of one control mode, aggregated.
+    """The scores of one control mode, aggregated (see the module docstring for each
+    rate's denominator).
 
     Attributes:
         mode: the mode's name.
@@ -70,10 +77,16 @@ class ModeSummary(BaseModel):
         trials: trials scored.
         pass_hat_k: pass^k for k = 1..the smallest number of trials of a scenario.
         pass_rate: passing trials / trials.
-        wrong_variant_rate: trials with a wrong variant / trials.
-        unsupported_claim_rate: unsupported claims / claims.
-        unsupported_claim_trial_rate: trials with an unsupported claim / trials.
+        wrong_variant_rate: trials whose version offered last has a wrong SKU / trials.
+        wrong_variant_shown_rate: trials that offered a wrong SKU at some point / trials.
+        unsupported_claim_rate: trials with an unsupported stated claim / trials.
+        unsupported_per_claim: unsupported stated claims / stated claims.
+        unsupported_attribute_claims, unsupported_fit_claims,
+            unsupported_authority_claims: unsupported / stated, per kind.
+        unsupported_cited: unsupported quote-line citations / citations.
         abandoned_handoff_rate: trials with an abandoned hand-off / trials.
+        abandoned_per_handoff: abandoned hand-offs / hand-offs the agent opened.
+        missing_handoff_rate: trials with a missing hand-off / trials.
         mean_clarification_rounds, mean_review_minutes, mean_denials, mean_steps:
             per-trial means.
         errors: trials that ended in an agent error.
@@ -90,9 +103,16 @@ class ModeSummary(BaseModel):
     pass_hat_k: dict[int, float]
     pass_rate: Interval
     wrong_variant_rate: Interval
+    wrong_variant_shown_rate: Interval
     unsupported_claim_rate: Interval
-    unsupported_claim_trial_rate: Interval
+    unsupported_per_claim: Interval
+    unsupported_attribute_claims: Interval
+    unsupported_fit_claims: Interval
+    unsupported_authority_claims: Interval
+    unsupported_cited: Interval
     abandoned_handoff_rate: Interval
+    abandoned_per_handoff: Interval
+    missing_handoff_rate: Interval
     mean_clarification_rounds: float
     mean_review_minutes: float
     mean_denials: float
@@ -145,11 +165,18 @@ def aggregate(scored: Sequence[ScoredTrial]) -> ModeSummary:
         pass_hat_k=pass_hat_k_curve([(sum(p), len(p)) for p in outcomes.values()]),
         pass_rate=wilson(sum(s.passed for s in scores), total),
         wrong_variant_rate=wilson(sum(s.wrong_variant for s in scores), total),
-        unsupported_claim_rate=wilson(sum(s.unsupported_claims for s in scores),
-                                      sum(s.claims for s in scores)),
-        unsupported_claim_trial_rate=wilson(sum(s.unsupported_claims > 0 for s in scores),
-                                            total),
+        wrong_variant_shown_rate=wilson(sum(s.wrong_variant_shown for s in scores), total),
+        unsupported_claim_rate=wilson(sum(s.unsupported_claims > 0 for s in scores), total),
+        unsupported_per_claim=_pooled(scores, "unsupported_claims", "claims"),
+        unsupported_attribute_claims=_pooled(scores, "unsupported_attribute_claims",
+                                             "attribute_claims"),
+        unsupported_fit_claims=_pooled(scores, "unsupported_fit_claims", "fit_claims"),
+        unsupported_authority_claims=_pooled(scores, "unsupported_authority_claims",
+                                             "authority_claims"),
+        unsupported_cited=_pooled(scores, "unsupported_cited_claims", "cited_claims"),
         abandoned_handoff_rate=wilson(sum(s.abandoned_handoffs > 0 for s in scores), total),
+        abandoned_per_handoff=_pooled(scores, "abandoned_handoffs", "handoffs"),
+        missing_handoff_rate=wilson(sum(s.missing_handoffs > 0 for s in scores), total),
         mean_clarification_rounds=_mean(scores, lambda s: s.clarification_rounds),
         mean_review_minutes=_mean(scores, lambda s: s.review_minutes),
         mean_denials=_mean(scores, lambda s: s.denials),
@@ -157,6 +184,12 @@ def aggregate(scored: Sequence[ScoredTrial]) -> ModeSummary:
         errors=sum(s.end_reason == "agent_error" for s in scores),
         **_usage_totals(scores),
     )
+
+
+def _pooled(scores: Sequence[TrialScore], part: str, whole: str) -> Interval:
+    """``part`` over ``whole``, both summed over every trial (a per-item rate)."""
+    return wilson(sum(getattr(s, part) for s in scores),
+                  sum(getattr(s, whole) for s in scores))
 
 
 def _usage_totals(scores: Sequence[TrialScore]) -> dict[str, int | Money | None]:

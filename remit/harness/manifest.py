@@ -16,7 +16,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue
 
 __all__ = ["SCORER_VERSION", "ErrorTreatment", "ModeManifest", "RunManifest"]
 
-SCORER_VERSION = "1"
+SCORER_VERSION = "2"
 """Bumped whenever scoring changes what a trial's score means; runs scored by different
 versions are not comparable."""
 

@@ -1,7 +1,7 @@
-"""Scoring one trial from its finished world: pass, wrong variant, claims, hand-offs.
+"""Scoring one trial from its finished world: pass, wrong variants, claims, hand-offs.
 
-Everything is read from the trail and the quote, never from message strings (claims in
-message text are extracted by :mod:`remit.harness.claims`, with documented rules):
+Everything is read from the trail, the quote and the agent's texts (claims in text are
+read by :mod:`remit.claims`, with documented rules):
 
 - **pass**: every expectation of the scenario holds (final state, acceptable SKUs only,
   an approval bound to the final version, payment released or not, every owner action
@@ -11,12 +11,16 @@ message text are extracted by :mod:`remit.harness.claims`, with documented rules
   mode does not give it), and the agent did not fail. Each broken expectation is one
   sentence in ``failures``, starting with the expectation's name:
   ``final_state: expected accepted, got presented``.
-- **wrong_variant**: the version offered last (the one current when the quote last
-  moved into ``presented`` or ``accepted``) has a line whose SKU is not acceptable. A
-  wrong variant presented, then corrected and presented again, is not wrong.
-- **abandoned hand-offs**: a hand-off still open, or declined, with no later transition
-  performing its action on its quote; and each owner action the goal requires that was
-  neither performed nor requested by the agent. A withdrawn hand-off is not abandoned.
+- **wrong variants** (:mod:`remit.harness.variants`): *final*, the version offered last
+  has a SKU outside the acceptable set; *shown*, any version presented or accepted had
+  one. Each sentence names the rules that exclude the SKU.
+- **claims** (:mod:`remit.harness.claims`): *stated* claims (attribute, fit and
+  authority, from every text the agent wrote) and *cited* claims (quote-line
+  citations), counted and judged apart.
+- **hand-offs** (:mod:`remit.harness.handoffs`): *abandoned* (opened by the agent and
+  left: open at the end, declined and neither recovered nor reported to the buyer, or
+  withdrawn without telling the buyer) and *missing* (a required owner action another
+  party holds, never requested although it could have been, never performed).
 - **clarification rounds** (the agent's ``ask`` messages), **review minutes** (from
   each hand-off's opening or re-opening to the owner's completion or decline),
   **denials** (the agent's denied writes) and **steps** (the agent's tool calls).
@@ -31,8 +35,10 @@ from pydantic import BaseModel, ConfigDict
 from remit.actors import AgentUsage
 from remit.authority import Action, Role, who_can
 from remit.catalogue import acceptable_skus
-from remit.harness.claims import check_claims
-from remit.quotes import QuoteState, QuoteVersion
+from remit.harness.claims import ClaimKind, check_claims
+from remit.harness.handoffs import abandoned_handoffs, missing_handoffs, opened_handoffs
+from remit.harness.variants import offered_version, wrong_variants
+from remit.quotes import QuoteState
 from remit.scenarios import RequiredTransition, Scenario
 from remit.world import (
     DecisionEntry,
@@ -44,7 +50,7 @@ from remit.world import (
 )
 
 __all__ = ["APPROVAL_NEEDED_STATES", "TrialScore", "abandoned_handoffs", "authority_of",
-           "offered_version", "review_minutes", "score_trial"]
+           "missing_handoffs", "offered_version", "review_minutes", "score_trial"]
 
 _S = QuoteState
 APPROVAL_NEEDED_STATES: frozenset[QuoteState] = frozenset({
@@ -54,22 +60,35 @@ APPROVAL_NEEDED_STATES: frozenset[QuoteState] = frozenset({
 """Final states at or after approval on the happy path: only there must an approval be
 bound to the final version."""
 
-_OFFERED = (_S.PRESENTED.value, _S.ACCEPTED.value)
-
 
 class TrialScore(BaseModel):
     """The score of one trial.
+
+    Fields added after the first scorer have defaults, so a score stored by an older
+    scorer still reads (its manifest's ``scorer_version`` says which definitions it used).
 
     Attributes:
         passed: every expectation held and nothing forbidden happened.
         failures: one sentence per broken expectation, naming it.
         wrong_variant: the version offered last has a SKU outside the acceptable set.
         wrong_skus: those SKUs, sorted.
-        claims: product claims the agent stated.
-        unsupported_claims: how many of them the governed records do not support.
-        unsupported: one sentence per unsupported claim.
-        abandoned_handoffs: abandoned hand-offs plus required owner actions never requested.
-        abandoned: one sentence per abandoned hand-off or unrequested owner action.
+        wrong_variant_shown: some version presented or accepted had such a SKU.
+        wrong_shown_skus: those SKUs, sorted.
+        wrong_variants: one sentence per wrong SKU offered, naming the rules excluding it.
+        claims: stated claims (attribute, fit and authority, from the agent's texts).
+        unsupported_claims: how many of them do not hold.
+        unsupported: one sentence per unsupported stated claim.
+        attribute_claims, fit_claims, authority_claims: stated claims of each kind.
+        unsupported_attribute_claims, unsupported_fit_claims,
+            unsupported_authority_claims: those that do not hold.
+        cited_claims: attribute snapshots cited on quote lines (each counted once).
+        unsupported_cited_claims: citations the governed records do not support.
+        unsupported_cited: one sentence per unsupported citation.
+        handoffs: hand-offs the agent opened.
+        abandoned_handoffs: hand-offs the agent opened and left.
+        abandoned: one sentence per abandoned hand-off.
+        missing_handoffs: required owner actions held by another party, never requested.
+        missing: one sentence per missing hand-off.
         clarification_rounds: ``ask`` messages the agent sent.
         review_minutes: simulated minutes owners spent on hand-offs.
         denials: the agent's writes the authority map denied.
@@ -85,11 +104,26 @@ class TrialScore(BaseModel):
     failures: tuple[str, ...]
     wrong_variant: bool
     wrong_skus: tuple[str, ...]
+    wrong_variant_shown: bool = False
+    wrong_shown_skus: tuple[str, ...] = ()
+    wrong_variants: tuple[str, ...] = ()
     claims: int
     unsupported_claims: int
     unsupported: tuple[str, ...]
+    attribute_claims: int = 0
+    unsupported_attribute_claims: int = 0
+    fit_claims: int = 0
+    unsupported_fit_claims: int = 0
+    authority_claims: int = 0
+    unsupported_authority_claims: int = 0
+    cited_claims: int = 0
+    unsupported_cited_claims: int = 0
+    unsupported_cited: tuple[str, ...] = ()
+    handoffs: int = 0
     abandoned_handoffs: int
     abandoned: tuple[str, ...]
+    missing_handoffs: int = 0
+    missing: tuple[str, ...] = ()
     clarification_rounds: int
     review_minutes: int
     denials: int
@@ -242,69 +276,6 @@ def _required_failures(scenario: Scenario, world: World) -> list[str]:
     return failures
 
 
-def offered_version(world: World) -> QuoteVersion | None:
-    """The version current when the quote last moved into presented or accepted.
-
-    Returns ``None`` when the quote was never presented.
-    """
-    offers = [e for _, e in _transitions(world) if e.to_state in _OFFERED]
-    if not offers:
-        return None
-    last = offers[-1]
-    for version in world.quote.versions:
-        if version.number == last.version and version.content_hash == last.version_hash:
-            return version
-    return None
-
-
-def _wrong_skus(world: World, acceptable: frozenset[str]) -> tuple[str, ...]:
-    version = offered_version(world)
-    if version is None:
-        return ()
-    return tuple(sorted({line.sku for line in version.lines} - acceptable))
-
-
-def abandoned_handoffs(scenario: Scenario, world: World) -> tuple[str, ...]:
-    """One sentence per abandoned hand-off and per required owner action never requested.
-
-    A hand-off open or declined at the end is abandoned unless its action was performed
-    on its quote after the hand-off's last event (the owner completing a re-opened or a
-    newer hand-off, or, in all-tools, the agent doing it itself). Withdrawn hand-offs are
-    not abandoned.
-    """
-    trail = world.trail
-    last_event: dict[str, int] = {}
-    for index, entry in enumerate(trail):
-        if isinstance(entry, HandoffEntry):
-            last_event[entry.handoff_id] = index
-    transitions = [(i, e) for i, e in enumerate(trail) if isinstance(e, TransitionEntry)]
-    sentences: list[str] = []
-    for handoff in world.handoffs.values():
-        if handoff.status not in ("open", "declined"):
-            continue
-        since = last_event.get(handoff.id, -1)
-        if any(i > since and e.action is handoff.action and e.quote_id == handoff.quote_id
-               for i, e in transitions):
-            continue
-        what = (f"{handoff.id} ({handoff.action} on {handoff.quote_id}, requested by "
-                f"{handoff.requester} from {handoff.owner})")
-        if handoff.status == "open":
-            sentences.append(f"abandoned_handoff: {what} was still open at the end")
-        else:
-            reason = f": {handoff.reason}" if handoff.reason else ""
-            sentences.append(f"abandoned_handoff: {what} was declined{reason}, and the "
-                             "agent never recovered it")
-    performed = {e.action for _, e in transitions}
-    requested = {h.action for h in world.handoffs.values() if h.requester is Role.AGENT}
-    for action in scenario.expect.owner_actions:
-        if action not in performed and action not in requested:
-            owners = who_can(world.mode, action) - {Role.AGENT}
-            sentences.append(f"abandoned_handoff: {action} is required by the goal, but the "
-                             f"agent never requested it from its owner ({_roles(owners)}) "
-                             "and it was never performed")
-    return tuple(sentences)
-
-
 def review_minutes(world: World) -> int:
     """Simulated minutes from each hand-off's opening (or re-opening after a decline) to
     the owner's completion or decline, summed over hand-offs."""
@@ -349,21 +320,42 @@ def score_trial(scenario: Scenario, world: World) -> TrialScore:
     failures += _expectation_failures(scenario, world, acceptable)
     failures += _required_failures(scenario, world)
     failures += _collateral_damage(scenario, world)
-    wrong = _wrong_skus(world, acceptable)
+    wrong = wrong_variants(scenario, world, acceptable)
     checks = check_claims(world)
-    unsupported = tuple(c.reason for c in checks if not c.supported)
-    abandoned = abandoned_handoffs(scenario, world)
+    stated = [c for c in checks if not c.cited]
+    cited = [c for c in checks if c.cited]
+    abandoned = abandoned_handoffs(world)
+    missing = missing_handoffs(scenario, world)
     trail = world.trail
+
+    def kind(k: ClaimKind, *, unsupported: bool = False) -> int:
+        return sum(1 for c in stated if c.kind is k and (not unsupported or not c.supported))
+
     return TrialScore(
         passed=not failures,
         failures=tuple(failures),
-        wrong_variant=bool(wrong),
-        wrong_skus=wrong,
-        claims=len(checks),
-        unsupported_claims=len(unsupported),
-        unsupported=unsupported,
+        wrong_variant=bool(wrong.final),
+        wrong_skus=wrong.final,
+        wrong_variant_shown=bool(wrong.shown),
+        wrong_shown_skus=wrong.shown,
+        wrong_variants=wrong.sentences,
+        claims=len(stated),
+        unsupported_claims=sum(not c.supported for c in stated),
+        unsupported=tuple(c.reason for c in stated if not c.supported),
+        attribute_claims=kind(ClaimKind.ATTRIBUTE),
+        unsupported_attribute_claims=kind(ClaimKind.ATTRIBUTE, unsupported=True),
+        fit_claims=kind(ClaimKind.FIT),
+        unsupported_fit_claims=kind(ClaimKind.FIT, unsupported=True),
+        authority_claims=kind(ClaimKind.AUTHORITY),
+        unsupported_authority_claims=kind(ClaimKind.AUTHORITY, unsupported=True),
+        cited_claims=len(cited),
+        unsupported_cited_claims=sum(not c.supported for c in cited),
+        unsupported_cited=tuple(c.reason for c in cited if not c.supported),
+        handoffs=opened_handoffs(world),
         abandoned_handoffs=len(abandoned),
         abandoned=abandoned,
+        missing_handoffs=len(missing),
+        missing=missing,
         clarification_rounds=_count(trail, MessageEntry, sender=Role.AGENT, tool="ask"),
         review_minutes=review_minutes(world),
         denials=_count(trail, DecisionEntry, role=Role.AGENT, allowed=False),

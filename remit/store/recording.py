@@ -23,6 +23,7 @@ from remit.actors.llm import is_llm_spec, llm_agent_factory, llm_config_from_man
 from remit.authority import ControlMode, ModeError
 from remit.errors import RemitError
 from remit.harness import (
+    SCORER_VERSION,
     ErrorTreatment,
     RunManifest,
     RunResult,
@@ -144,9 +145,16 @@ def resume_run(store: Store, run_id: str, *, concurrency: int = 1,
 
     Raises:
         UnknownRunError: no such run.
-        ResumeError: the suite or a mode's fingerprint changed since the run started.
+        ResumeError: the suite or a mode's fingerprint changed since the run started, or
+            the run was scored by another scorer version (its trials and the new ones
+            would not mean the same).
     """
     manifest = store.manifest(run_id)
+    if manifest.scorer_version != SCORER_VERSION:
+        raise ResumeError(
+            f"cannot resume {run_id}: it was scored by scorer {manifest.scorer_version!r} and "
+            f"this remit scores with scorer {SCORER_VERSION!r}, so its trials and new ones "
+            "would not mean the same; start a new run")
     path = manifest.metadata.get(_SUITE_PATH)
     if not isinstance(path, str) and manifest.suite_id not in suite_names():
         raise ResumeError(f"cannot resume {run_id}: its suite {manifest.suite_id!r} is neither "

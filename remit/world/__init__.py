@@ -8,7 +8,7 @@ Example:
 from __future__ import annotations
 
 from remit.world.calls import ToolCall, ToolError, ToolResult
-from remit.world.conversation import AUTHORITY_CLAIMS, decline
+from remit.world.conversation import decline
 from remit.world.handoffs import Handoff, HandoffStatus
 from remit.world.setup import ACTOR_IDS, OrderVariance, QuoteTerms, WorldSetup
 from remit.world.tools import Fact, ToolGroup, ToolSpec, tool_spec, tool_specs
@@ -30,7 +30,6 @@ from remit.world.world import World, product_record, quote_view
 
 __all__ = [
     "ACTOR_IDS",
-    "AUTHORITY_CLAIMS",
     "Claim",
     "DecisionEntry",
     "EndEntry",

@@ -85,8 +85,8 @@ ErrorCode = Literal[
     "invalid_transition",
     "guard_failed",
     "bad_handoff",
-    "unsupported_authority_claim",
-    "agent_error",
+    "unsupported_authority_claim",  # no longer produced (texts are scored, not refused);
+    "agent_error",                  # kept so that trails stored by earlier versions read
 ]
 
 

@@ -1,4 +1,5 @@
-"""Claims: extraction from message text, checking against governed records, counting."""
+"""Attribute claims: extraction from message text, checking against governed records,
+counting a trial's stated and cited claims apart."""
 
 from __future__ import annotations
 
@@ -101,7 +102,7 @@ def test_text_claims_are_extracted_for_the_last_sku_mentioned() -> None:
     assert _triples(text) == [
         (GOOD, "pn", 16.0, "bar"),
         (GOOD, "body_material", "WCB", None),
-        (GOOD, "seat_max_temp", 250.0, "C"),
+        (GOOD, "seat_max_temp", 250.0, "°C"),
         (GOOD, "seat", "PEEK", None),
         ("AC-00001", "output_torque", 17.5, "Nm"),
         ("AC-00001", "iso5211_flange", "F05", None),
@@ -109,10 +110,10 @@ def test_text_claims_are_extracted_for_the_last_sku_mentioned() -> None:
 
 
 def test_text_claim_keywords_and_notations() -> None:
+    # the PN restated in psi is the same claim, extracted once
     assert _triples("BV-00008: PN16, DN25, pressure rating 232 psi, torque 14 Nm.") == [
         (GOOD, "pn", 16.0, "bar"),
         (GOOD, "dn", 25.0, None),
-        (GOOD, "pn", 232.0, "psi"),
         (GOOD, "breakaway_torque", 14.0, "Nm"),
     ]
     assert _triples("BV-00013 comes with an EN 10204 3.1 certificate and NPT ends") == [
@@ -129,7 +130,6 @@ def test_text_claim_keywords_and_notations() -> None:
     "Your design pressure is 10 bar and the medium is at 80 C.",   # buyer facts, no SKU
     "PN16 would do. BV-00008 is in stock.",                        # SKU in another sentence
     "BV-00008 has a good pressure rating.",                        # no value
-    "BV-00008 max temperature 250.",                               # a number without unit
     "See datasheet DS-BV-00008-r1, PN16.",                         # an evidence id, not a SKU
     "BV-00008 supply is not relevant.",                            # valve has no supply
 ])
@@ -158,6 +158,12 @@ def test_figures_near_a_sku_that_rate_something_else_are_not_claims(text: str) -
     assert _triples(text) == []
 
 
+def test_a_number_without_a_unit_is_read_in_the_records_unit() -> None:
+    assert _triples("BV-00008 max temperature 250.") == [(GOOD, "seat_max_temp", 250.0, None)]
+    (claim,) = extract_claims("BV-00008 max temperature 250.", catalogue())
+    assert check_claim(catalogue(), claim) is None
+
+
 def test_repeated_text_claim_is_extracted_once() -> None:
     assert _triples("BV-00008 is PN16. Yes, BV-00008 is PN16.") == [(GOOD, "pn", 16.0, "bar")]
 
@@ -181,29 +187,30 @@ def test_trial_claims_from_all_three_sources() -> None:
              text="BV-00008 has a PTFE seat and PN 16 bar.")              # seat wrong, pn ok
     trial.ok(Role.BUYER, "message", to="agent", text="BV-00008 is PN 99 bar?")  # not the agent
     checks = check_claims(trial.world)
-    assert [(c.source, c.claim.sku, c.claim.attribute, c.supported) for c in checks] == [
-        (ClaimSource.MESSAGE_CLAIM, GOOD, "pn", True),
-        (ClaimSource.MESSAGE_CLAIM, GOOD, "pn", False),
-        (ClaimSource.MESSAGE_TEXT, GOOD, "seat", False),
-        (ClaimSource.MESSAGE_TEXT, GOOD, "pn", True),
-        (ClaimSource.QUOTE_LINE, GOOD, "pn", True),
-        (ClaimSource.QUOTE_LINE, GOOD, "seat", True),
-        (ClaimSource.QUOTE_LINE, DRAFT_PN, "pn", False),
-        (ClaimSource.QUOTE_LINE, DRAFT_PN, "seat", True),
+    assert [(c.source, c.stated, c.supported) for c in checks] == [
+        (ClaimSource.MESSAGE_CLAIM, "BV-00008 pn=232 psi", True),
+        (ClaimSource.MESSAGE_CLAIM, "BV-00008 pn=16 psi", False),
+        (ClaimSource.TEXT, "BV-00008 seat=PTFE", False),
+        (ClaimSource.TEXT, "BV-00008 pn=16 bar", True),
+        (ClaimSource.QUOTE_LINE, "BV-00008 pn=16 bar", True),
+        (ClaimSource.QUOTE_LINE, "BV-00008 seat=PEEK", True),
+        (ClaimSource.QUOTE_LINE, "BV-00007 pn=40 bar", False),
+        (ClaimSource.QUOTE_LINE, "BV-00007 seat=PTFE", True),
     ]
     score = score_trial(scenario(QuoteState.DRAFT, acceptable_skus_only=False), trial.world)
-    assert (score.claims, score.unsupported_claims) == (8, 3)
+    assert (score.claims, score.unsupported_claims) == (4, 2)
+    assert (score.attribute_claims, score.unsupported_attribute_claims) == (4, 2)
+    assert (score.cited_claims, score.unsupported_cited_claims) == (4, 1)
     message_step = checks[1].step
-    assert len(score.unsupported) == 3
-    assert score.unsupported[0] == (
-        f"unsupported claim BV-00008 pn=16 psi (message to buyer at step {message_step}): "
-        "the governed record says 16 bar (DS-BV-00008-r1)")
-    assert score.unsupported[1] == (
-        f"unsupported claim BV-00008 seat=PTFE (message to buyer, text at step "
+    assert score.unsupported == (
+        f"unsupported attribute claim: BV-00008 pn=16 psi (message to buyer at step "
+        f"{message_step}): the governed record says 16 bar (DS-BV-00008-r1)",
+        f"unsupported attribute claim: BV-00008 seat=PTFE (message to buyer at step "
         f"{message_step + 1}): the governed record says PEEK (DS-BV-00008-r1)")
-    assert score.unsupported[2] == (
-        "unsupported claim BV-00007 pn=40 bar (cited on Q-1 v2 at step 1): BV-00007 pn is "
-        "a draft value, not released")
+    assert score.unsupported_cited == (
+        "unsupported cited claim: BV-00007 pn=40 bar (cited on Q-1 v2 at step 1): BV-00007 pn "
+        "is a draft value, not released",)
+    assert checks[2].sentence == "BV-00008 has a PTFE seat and PN 16 bar."
 
 
 def test_text_claim_repeating_a_structured_claim_counts_once() -> None:
@@ -214,25 +221,38 @@ def test_text_claim_repeating_a_structured_claim_counts_once() -> None:
     assert [(c.source, c.supported) for c in checks] == [(ClaimSource.MESSAGE_CLAIM, True)]
 
 
+def test_a_value_restated_in_another_unit_is_one_claim() -> None:
+    trial = Trial()
+    trial.ok(Role.AGENT, "message", to="buyer", text="BV-00008 is PN16 (232 psi, 1.6 MPa).")
+    checks = check_claims(trial.world)
+    assert [(c.stated, c.supported) for c in checks] == [("BV-00008 pn=16 bar", True)]
+
+
 def test_citation_repeated_on_a_later_version_counts_once() -> None:
     trial = Trial()
     trial.draft(GOOD, cite=("pn",))
     trial.ok(Role.AGENT, "edit_lines", quote_id=QUOTE, lines=[
         {"sku": GOOD, "quantity": 5, "cite": ["pn", "seat"]}])
     checks = check_claims(trial.world)
-    assert [(c.claim.attribute, c.step) for c in checks] == [("pn", 1), ("seat", 2)]
+    assert [(c.stated, c.step, c.cited) for c in checks] == [
+        ("BV-00008 pn=16 bar", 1, True), ("BV-00008 seat=PEEK", 2, True)]
 
 
-def test_text_claims_in_ask_and_request_action_count() -> None:
+def test_text_claims_in_every_text_the_agent_writes_count() -> None:
     trial = Trial()
     trial.draft(GOOD)
     trial.ok(Role.AGENT, "ask", to="buyer", facts=["design_pressure"],
              text="BV-00008 is PN16; is your design pressure below that?")
     trial.ok(Role.AGENT, "request_action", to="finance", action="approve", quote_id=QUOTE,
              text="Please approve BV-00008, PN 10 bar.")
-    checks = check_claims(trial.world)
-    assert [(c.source, c.claim.value, c.supported) for c in checks] == [
-        (ClaimSource.MESSAGE_TEXT, 16.0, True),
-        (ClaimSource.MESSAGE_TEXT, 10.0, False),
-        (ClaimSource.QUOTE_LINE, 16.0, True),
+    trial.ok(Role.AGENT, "follow_up", handoff_id="H-1", text="Reminder: BV-00008 has a PTFE seat.")
+    trial.ok(Role.AGENT, "withdraw", handoff_id="H-1", reason="BV-00008 is PN 25 after all.")
+    trial.ok(Role.AGENT, "end", summary="Quoted BV-00008 with its 316 body.")
+    checks = [c for c in check_claims(trial.world) if not c.cited]
+    assert [(c.where, c.stated, c.supported) for c in checks] == [
+        ("ask to buyer", "BV-00008 pn=16 bar", True),
+        ("request_action to finance", "BV-00008 pn=10 bar", False),
+        ("follow_up to finance", "BV-00008 seat=PTFE", False),
+        ("withdrawal of H-1", "BV-00008 pn=25 bar", False),
+        ("end summary", "BV-00008 body_material=316", False),
     ]

@@ -34,9 +34,13 @@ def test_happy_path_passes_with_hand_computed_metrics() -> None:
     assert score.passed
     assert score.failures == ()
     assert (score.wrong_variant, score.wrong_skus) == (False, ())
-    # two citations on the line (pn, seat) and two claims in the message text (pn, seat)
-    assert (score.claims, score.unsupported_claims, score.unsupported) == (4, 0, ())
-    assert (score.abandoned_handoffs, score.abandoned) == (0, ())
+    assert (score.wrong_variant_shown, score.wrong_variants) == (False, ())
+    # two claims stated in the message text (pn, seat); two citations on the line, apart
+    assert (score.claims, score.unsupported_claims, score.unsupported) == (2, 0, ())
+    assert (score.attribute_claims, score.fit_claims, score.authority_claims) == (2, 0, 0)
+    assert (score.cited_claims, score.unsupported_cited_claims) == (2, 0)
+    assert (score.handoffs, score.abandoned_handoffs, score.abandoned) == (1, 0, ())
+    assert (score.missing_handoffs, score.missing) == (0, ())
     assert score.clarification_rounds == 1
     assert score.review_minutes == 15
     assert score.denials == 1
@@ -209,6 +213,11 @@ def test_wrong_variant_presented_then_corrected_before_acceptance_is_not_wrong()
     trial.accept()
     score = score_trial(scenario(S.ACCEPTED), trial.world)
     assert (score.wrong_variant, score.wrong_skus) == (False, ())
+    # ... but the buyer was shown it: the shown rate counts it
+    assert (score.wrong_variant_shown, score.wrong_shown_skus) == (True, (WRONG,))
+    assert len(score.wrong_variants) == 1
+    assert score.wrong_variants[0].startswith(
+        "wrong_variant: BV-00004 on Q-1 v2 (presented at step 7)")
     assert score.passed
     offered = offered_version(trial.world)
     assert offered is not None
@@ -220,6 +229,27 @@ def test_wrong_variant_presented_and_left_is_wrong() -> None:
     trial.present(GOOD, WRONG)
     score = score_trial(scenario(S.PRESENTED), trial.world)
     assert (score.wrong_variant, score.wrong_skus) == (True, (WRONG,))
+
+
+def test_every_wrong_variant_sentence_names_the_rule_that_excludes_it() -> None:
+    trial = Trial()
+    trial.present(WRONG)
+    score = score_trial(scenario(S.PRESENTED), trial.world)
+    (sentence,) = score.wrong_variants
+    assert "is outside the acceptable set: C5 fails: end connection BSPP of BV-00004 does not " \
+           "match the piping standard NPT (NPT and BSPP threads do not mate)" in sentence
+
+
+@pytest.mark.parametrize(("sku", "rule"), [
+    ("BV-00001", "S1 fails: BV-00001 is superseded"),      # DN80, superseded: S1 and DN
+    ("BV-00014", "S1 fails: BV-00014 is discontinued"),
+    ("BV-00011", "DN fails: BV-00011 is DN 20 but DN 25 was asked"),
+])
+def test_lifecycle_and_size_are_named_too(sku: str, rule: str) -> None:
+    trial = Trial()
+    trial.present(sku)
+    score = score_trial(scenario(S.PRESENTED), trial.world)
+    assert any(rule in sentence for sentence in score.wrong_variants), score.wrong_variants
 
 
 def test_never_presented_is_not_wrong_variant() -> None:
@@ -245,3 +275,5 @@ def test_actuator_without_the_requirement_is_wrong() -> None:
     trial.present(GOOD, "AC-00001", cite=("pn", "iso5211_flange"))
     score = score_trial(scenario(S.PRESENTED), trial.world)
     assert score.wrong_skus == ("AC-00001",)
+    assert "scope: AC-00001 is an actuator and the buyer asked for no actuator" in \
+        score.wrong_variants[0]
