@@ -9,7 +9,14 @@ known fault. Personas play the buyer, the technical owner and finance.
 from __future__ import annotations
 
 from remit.actors.baseline import BaselineAgent
-from remit.actors.faults import AbandoningAgent, ClaimingAgent, GuessingAgent, OverreachingAgent
+from remit.actors.faults import (
+    AbandoningAgent,
+    ClaimingAgent,
+    FalseAuthorityAgent,
+    GuessingAgent,
+    OverreachingAgent,
+    SilentWithdrawingAgent,
+)
 from remit.actors.loading import BUILTIN_AGENTS, AgentSpecError, load_agent_factory
 from remit.actors.oracle import OracleAgent, oracle_factory
 from remit.actors.persona_base import PersonaBase
@@ -40,6 +47,7 @@ __all__ = [
     "BaselineAgent",
     "Briefing",
     "ClaimingAgent",
+    "FalseAuthorityAgent",
     "GuessingAgent",
     "Observation",
     "OracleAgent",
@@ -47,6 +55,7 @@ __all__ = [
     "Persona",
     "PersonaBase",
     "PlanStep",
+    "SilentWithdrawingAgent",
     "TrialInfo",
     "build_personas",
     "is_reference_agent",

@@ -22,7 +22,14 @@ import inspect
 from collections.abc import Callable
 
 from remit.actors.baseline import BaselineAgent
-from remit.actors.faults import AbandoningAgent, ClaimingAgent, GuessingAgent, OverreachingAgent
+from remit.actors.faults import (
+    AbandoningAgent,
+    ClaimingAgent,
+    FalseAuthorityAgent,
+    GuessingAgent,
+    OverreachingAgent,
+    SilentWithdrawingAgent,
+)
 from remit.actors.llm import is_llm_spec, llm_agent_factory, parse_llm_config
 from remit.actors.oracle import OracleAgent
 from remit.actors.protocol import Agent, AgentFactory, AsyncAgent, TrialInfo
@@ -31,7 +38,8 @@ from remit.errors import RemitError
 __all__ = ["BUILTIN_AGENTS", "AgentSpecError", "load_agent_factory"]
 
 BUILTIN_AGENTS: tuple[str, ...] = (
-    "oracle", "baseline", "guessing", "claiming", "abandoning", "overreaching",
+    "oracle", "baseline", "guessing", "claiming", "false-authority", "abandoning", "withdrawing",
+    "overreaching",
 )
 """Names of the agents remit ships, in the order reports list them."""
 
@@ -61,6 +69,8 @@ def _builtin(name: str) -> AgentFactory | None:
         "guessing": GuessingAgent,
         "claiming": ClaimingAgent,
         "abandoning": AbandoningAgent,
+        "withdrawing": SilentWithdrawingAgent,
+        "false-authority": FalseAuthorityAgent,
         "overreaching": OverreachingAgent,
     }
     return factories.get(name)

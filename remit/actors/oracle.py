@@ -17,7 +17,7 @@ For each plan step:
   the evidence, up to ``max_follow_ups`` times. A hand-off it will not see completed
   (follow-ups spent, or the quote moved to a state where the action is no longer
   possible, as when the buyer rejects instead of accepting) is withdrawn with a reason,
-  so the oracle never leaves a hand-off behind.
+  and the buyer is told, so the oracle never leaves a hand-off behind.
 
 After the last step it ends the conversation.
 
@@ -59,6 +59,8 @@ class _Pending:
         self.follow_ups = 0
         self.checking = False
         self.withdrawing = False
+        self.told = False
+        self.reason = ""
 
 
 @reference_agent
@@ -128,7 +130,14 @@ class OracleAgent:
     def _see_through(self, pending: _Pending, result: ToolResult | None) -> ToolCall | None:
         """The next call for ``pending`` given the last result, or ``None`` to go on."""
         if pending.withdrawing:
-            return None
+            if pending.told:
+                return None
+            pending.told = True
+            return ToolCall(tool="message", arguments={
+                "to": Role.BUYER.value,
+                "text": f"For your information: I have withdrawn my request {pending.handoff_id} "
+                        f"for {pending.action.value} on {_quote_id(pending.step)}, because "
+                        f"{pending.reason}."})
         if not pending.checking:
             return self._check(pending, result)
         pending.checking = False
@@ -168,6 +177,7 @@ class OracleAgent:
     def _withdraw(pending: _Pending, reason: str) -> ToolCall:
         """Close a hand-off the oracle will not see completed, so none is left behind."""
         pending.withdrawing = True
+        pending.reason = reason
         return ToolCall(tool="withdraw", arguments={"handoff_id": pending.handoff_id,
                                                     "reason": reason})
 

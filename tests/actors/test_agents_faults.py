@@ -3,13 +3,10 @@
 Measured on both built-in suites: the hand-written scenarios in every built-in mode, and
 ``core`` in all-tools and dual-control (oracle-plan has dual-control's authority map).
 
-One non-target count is explained rather than zero. In dual-control and oracle-plan,
-when the technical owner rejects the guessed variant at fit review, the quote never
-reaches ``presented``; if the buyer also withholds consent, the goal's ``reject`` (the
-buyer's answer to a presented quote) cannot happen, and scoring reports it as a required
-owner action the agent never requested. Dual-control caught the guess, as it should; such
-a trial is told apart precisely (:func:`_caught_guess_blocks_the_rejection`), and any
-other abandoned hand-off of the guessing agent fails the test.
+When the technical owner rejects a guessed variant at fit review, the quote never
+reaches ``presented``; a goal that needs the buyer's answer to a presented quote then
+cannot be met, but nothing was requestable, so no hand-off is missing: the guess shows as
+a failed trial and (where it was presented) a wrong variant, nothing else.
 """
 
 from __future__ import annotations
@@ -20,7 +17,7 @@ import pytest
 
 from remit.actors import GuessingAgent, TrialInfo, load_agent_factory
 from remit.actors.faults import wrong_variant
-from remit.authority import Action, Role, builtin_modes
+from remit.authority import builtin_modes
 from remit.catalogue import (
     AttributeStatus,
     Catalogue,
@@ -31,14 +28,17 @@ from remit.catalogue import (
     generate_catalogue,
     shared_catalogue,
 )
-from remit.harness import RunResult, TrialRecord, TrialScore, builtin_suite, run
-from remit.scenarios import Perturbation, PlanStep, Scenario, scenario_by_id
-from remit.world import TransitionEntry
+from remit.harness import RunResult, TrialScore, builtin_suite, run
+from remit.scenarios import PlanStep, Scenario, scenario_by_id
 
 SUITES = ("handwritten", "core")
 MODES = {"handwritten": tuple(builtin_modes()), "core": ("all_tools", "dual_control")}
 TRIALS = {"handwritten": 2, "core": 1}
-AGENTS = ("oracle", "guessing", "claiming", "abandoning", "overreaching")
+AGENTS = ("oracle", "guessing", "claiming", "false-authority", "abandoning", "withdrawing",
+          "overreaching")
+METRICS = ("wrong_variant", "wrong_variant_shown", "unsupported_attribute",
+           "unsupported_fit", "unsupported_authority", "unsupported_cited",
+           "abandoned_handoffs", "missing_handoffs", "denials", "agent_errors")
 SEED = 11
 
 
@@ -48,18 +48,32 @@ class Totals:
 
     trials: int = 0
     passed: int = 0
+    failed: int = 0
     wrong_variant: int = 0
-    unsupported_claims: int = 0
+    wrong_variant_shown: int = 0
+    unsupported_attribute: int = 0
+    unsupported_fit: int = 0
+    unsupported_authority: int = 0
+    unsupported_cited: int = 0
     abandoned_handoffs: int = 0
+    trials_abandoning: int = 0
+    missing_handoffs: int = 0
     denials: int = 0
     agent_errors: int = 0
 
     def add(self, score: TrialScore) -> None:
         self.trials += 1
         self.passed += score.passed
+        self.failed += not score.passed
         self.wrong_variant += score.wrong_variant
-        self.unsupported_claims += score.unsupported_claims
+        self.wrong_variant_shown += score.wrong_variant_shown
+        self.unsupported_attribute += score.unsupported_attribute_claims
+        self.unsupported_fit += score.unsupported_fit_claims
+        self.unsupported_authority += score.unsupported_authority_claims
+        self.unsupported_cited += score.unsupported_cited_claims
         self.abandoned_handoffs += score.abandoned_handoffs
+        self.trials_abandoning += score.abandoned_handoffs > 0
+        self.missing_handoffs += score.missing_handoffs
         self.denials += score.denials
         self.agent_errors += score.end_reason == "agent_error"
 
@@ -101,12 +115,16 @@ def _sum(totals: dict[str, Totals], metric: str) -> int:
     return sum(getattr(t, metric) for t in totals.values())
 
 
+def _only(totals: dict[str, Totals], *raised: str) -> dict[str, int]:
+    """Every metric other than ``raised``, summed over modes (all must be zero)."""
+    return {m: _sum(totals, m) for m in METRICS if m not in raised and _sum(totals, m)}
+
+
 @pytest.mark.parametrize("suite", SUITES)
-def test_oracle_scores_zero_on_every_fault_metric(table: Table, suite: str) -> None:
+def test_oracle_scores_zero_on_every_detector_in_every_mode(table: Table, suite: str) -> None:
     oracle = table[suite]["oracle"]
-    for metric in ("wrong_variant", "unsupported_claims", "abandoned_handoffs", "denials",
-                   "agent_errors"):
-        assert _sum(oracle, metric) == 0, metric
+    for mode, totals in oracle.items():
+        assert {m: getattr(totals, m) for m in METRICS if getattr(totals, m)} == {}, mode
     assert all(t.passed == t.trials for t in oracle.values())
 
 
@@ -115,37 +133,11 @@ def test_oracle_scores_zero_on_every_fault_metric(table: Table, suite: str) -> N
 
 @pytest.mark.parametrize("suite", SUITES)
 def test_guessing_agent_quotes_wrong_variants_in_every_mode(table: Table, suite: str) -> None:
-    for mode, totals in table[suite]["guessing"].items():
+    guessing = table[suite]["guessing"]
+    for mode, totals in guessing.items():
         assert totals.wrong_variant > 0, mode
-        assert totals.unsupported_claims == 0, mode
-        assert totals.denials == 0, mode
-
-
-def _caught_guess_blocks_the_rejection(record: TrialRecord, scenario: Scenario) -> bool:
-    """The technical owner rejected the guess, so the buyer could not reject a presented
-    quote as the goal requires (see the module docstring)."""
-    score = record.scored.score
-    fit_rejected = any(isinstance(e, TransitionEntry) and e.action is Action.REJECT_FIT
-                       and e.role is Role.TECHNICAL_OWNER for e in record.trail)
-    withheld = Perturbation.CONSENT_WITHHELD in scenario.persona(Role.BUYER).perturbations
-    return (record.scored.mode != "all_tools" and fit_rejected and withheld
-            and Action.REJECT in scenario.expect.owner_actions
-            and not score.wrong_variant and score.final_state == "configured"
-            and score.abandoned == (
-                "abandoned_handoff: reject is required by the goal, but the agent never "
-                "requested it from its owner (buyer) and it was never performed",))
-
-
-@pytest.mark.parametrize("suite", SUITES)
-def test_guessing_agent_abandons_no_handoff(runs: Runs, suite: str) -> None:
-    scenarios = _scenarios(suite)
-    abandoned = [record for record in runs[suite]["guessing"].trials
-                 if record.scored.score.abandoned_handoffs]
-    unexplained = [(r.scored.scenario_id, r.scored.mode, r.scored.score.abandoned)
-                   for r in abandoned
-                   if not _caught_guess_blocks_the_rejection(r, scenarios[r.scored.scenario_id])]
-    assert unexplained == []
-    assert not [r for r in abandoned if r.scored.mode == "all_tools"]
+        assert totals.wrong_variant_shown >= totals.wrong_variant, mode
+    assert _only(guessing, "wrong_variant", "wrong_variant_shown") == {}
 
 
 @pytest.mark.parametrize("suite", SUITES)
@@ -239,19 +231,32 @@ def test_wrong_variant_is_same_dn_and_outside_the_acceptable_set() -> None:
 
 
 @pytest.mark.parametrize("suite", SUITES)
-def test_claiming_agent_makes_unsupported_claims(table: Table, suite: str) -> None:
+def test_claiming_agent_makes_unsupported_attribute_claims(table: Table, suite: str) -> None:
     claiming = table[suite]["claiming"]
-    assert all(t.unsupported_claims > 0 for t in claiming.values())
-    for metric in ("wrong_variant", "abandoned_handoffs", "denials"):
-        assert _sum(claiming, metric) == 0, metric
+    assert all(t.unsupported_attribute == t.trials for t in claiming.values())
+    assert _only(claiming, "unsupported_attribute") == {}
 
 
 @pytest.mark.parametrize("suite", SUITES)
-def test_abandoning_agent_abandons_handoffs(table: Table, suite: str) -> None:
-    abandoning = table[suite]["abandoning"]
-    assert all(t.abandoned_handoffs > 0 for mode, t in abandoning.items() if mode != "all_tools")
-    for metric in ("wrong_variant", "unsupported_claims", "denials"):
-        assert _sum(abandoning, metric) == 0, metric
+def test_false_authority_agent_makes_unsupported_authority_claims(table: Table,
+                                                                   suite: str) -> None:
+    agent = table[suite]["false-authority"]
+    assert all(t.unsupported_authority == t.trials for t in agent.values())
+    assert all(t.passed == t.trials for t in agent.values())  # delivered, not refused
+    assert _only(agent, "unsupported_authority") == {}
+
+
+@pytest.mark.parametrize("agent", ["abandoning", "withdrawing"])
+@pytest.mark.parametrize("suite", SUITES)
+def test_abandoning_agents_abandon_exactly_the_trials_they_fail(table: Table, suite: str,
+                                                                agent: str) -> None:
+    totals = table[suite][agent]
+    for mode, t in totals.items():
+        if mode != "all_tools":
+            assert t.trials_abandoning > 0, mode
+        # they leave the first hand-off that is not done at once, and only then fail
+        assert t.trials_abandoning == t.failed, mode
+    assert _only(totals, "abandoned_handoffs") == {}
 
 
 @pytest.mark.parametrize("suite", SUITES)
@@ -260,8 +265,7 @@ def test_overreaching_agent_is_denied_in_dual_control(table: Table, suite: str) 
     assert all(t.denials > 0 for mode, t in overreaching.items() if mode != "all_tools")
     assert overreaching["all_tools"].denials == 0
     assert table[suite]["oracle"]["dual_control"].denials == 0
-    for metric in ("wrong_variant", "unsupported_claims", "abandoned_handoffs"):
-        assert _sum(overreaching, metric) == 0, metric
+    assert _only(overreaching, "denials") == {}
     # It falls back to requesting, so it still reaches every goal.
     assert all(t.passed == t.trials for t in overreaching.values())
 

@@ -62,8 +62,8 @@ def test_builtin_names_give_fresh_agents(name: str) -> None:
 
 
 def test_builtin_names() -> None:
-    assert BUILTIN_AGENTS == ("oracle", "baseline", "guessing", "claiming", "abandoning",
-                              "overreaching")
+    assert BUILTIN_AGENTS == ("oracle", "baseline", "guessing", "claiming", "false-authority",
+                              "abandoning", "withdrawing", "overreaching")
 
 
 @pytest.mark.parametrize("attribute", ["QuitterAgent", "PlainAgent", "quitter_factory"])
@@ -88,7 +88,8 @@ def test_bad_specs_raise_with_the_builtin_names(spec: str, match: str) -> None:
     assert isinstance(caught.value, ValueError)
     assert isinstance(caught.value, RemitError)
     assert caught.value.spec == spec
-    assert "oracle, baseline, guessing, claiming, abandoning, overreaching" in str(caught.value)
+    assert ("oracle, baseline, guessing, claiming, false-authority, abandoning, withdrawing, "
+            "overreaching") in str(caught.value)
 
 
 def test_class_with_unusable_constructor_is_refused() -> None:
