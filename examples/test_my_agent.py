@@ -71,6 +71,7 @@ def test_my_agent_by_spec(remit: ScenarioRunner) -> None:
 
     outcome.expect_pass_hat_k(2, at_least=1.0).expect_no_wrong_variant()
     outcome.expect_no_unsupported_claims().expect_no_abandoned_handoffs()
+    outcome.expect_no_missing_handoffs()  # every owner action it needed, it requested
     assert outcome.agent == "examples.test_my_agent:MyAgent"
 
 

@@ -38,11 +38,18 @@ Writing a scenario test::
   and yields one item per ``--remit-modes`` mode, which runs the scenario with the
   configured agent and trials and fails unless every trial passes. A file that does not
   validate is a collection error naming the file, the field path and the problem.
+- ``expect_*`` helpers: ``expect_passed``, ``expect_pass_hat_k``, ``expect_final_state``,
+  ``expect_no_wrong_variant`` (final and shown wrong variants; ``shown=False`` checks
+  the final offer only), ``expect_no_unsupported_claims`` (stated claims),
+  ``expect_no_unsupported_citations``, ``expect_no_abandoned_handoffs`` and
+  ``expect_no_missing_handoffs``.
 - Each outcome's metrics are attached to the test item as properties (``pass_hat_1``,
-  ``pass_rate``, ``wrong_variant_rate``, ...; see
+  ``pass_rate``, ``wrong_variant_rate``, ``wrong_variant_shown_rate``,
+  ``missing_handoff_rate``, ...; see
   :func:`remit.harness.collected.outcome_properties`), so ``--junitxml`` carries them.
 - At the end the terminal shows one table per session: a column per mode with pass^k,
-  the three rates with Wilson intervals and the conversation's costs. Under
+  the headline rates with Wilson intervals, the conversation's costs and, below a rule,
+  the per-item rates (per claim, per citation, per hand-off opened). Under
   pytest-xdist each worker's reports carry their properties to the controller, which
   alone rebuilds and prints the table.
 - A database or report that cannot be written at the end anyway (a full disk, a

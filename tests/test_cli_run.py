@@ -30,13 +30,18 @@ def test_oracle_passes_everything_in_all_three_modes(cli: CliRunner) -> None:
     report = json.loads(result.stdout)
     assert list(report["modes"]) == ["all_tools", "dual_control", "oracle_plan"]
     assert report["manifest"]["suite_id"] == "handwritten"
+    assert report["unmeasured_rates"] == []  # scored by this remit's scorer
     for summary in report["modes"].values():
         assert summary["pass_hat_k"] == {"1": 1.0, "2": 1.0}
         assert summary["trials"] == 2 * len(builtin_scenarios())
-        for rate in ("wrong_variant_rate", "unsupported_claim_rate", "abandoned_handoff_rate"):
+        for rate in ("wrong_variant_rate", "wrong_variant_shown_rate", "unsupported_claim_rate",
+                     "abandoned_handoff_rate", "missing_handoff_rate"):  # shares of trials
             assert summary[rate]["value"] == 0.0
             assert summary[rate]["low"] == 0.0
             assert 0.0 < summary[rate]["high"] < 1.0
+            assert summary[rate]["total"] == summary["trials"]
+        for rate in ("unsupported_per_claim", "unsupported_cited", "abandoned_per_handoff"):
+            assert summary[rate]["successes"] == 0  # per item: claims, citations, hand-offs
 
 
 def test_baseline_differs_by_mode_and_is_imperfect(cli: CliRunner) -> None:

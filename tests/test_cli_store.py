@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -78,6 +79,17 @@ def test_compare_modes_within_a_run(db: str) -> None:
     assert rows["review minutes"][3].startswith("[")  # the paired interval
     assert float(rows["review minutes"][4]) <= 1.0    # and its p
     assert rows["pass^1"][4] == f"{comparison['mcnemar_p']:.4f}"
+    tradeoff = {row["metric"]: row for row in comparison["tradeoff"]}  # --json: the same rows
+    assert {label for label in rows if label != "metric"} == {
+        row["label"] for row in comparison["tradeoff"]}
+    for metric in ("wrong_variant_rate", "wrong_variant_shown_rate", "unsupported_claim_rate",
+                   "abandoned_handoff_rate", "missing_handoff_rate"):
+        assert not tradeoff[metric]["per_item"]
+        assert tradeoff[metric]["paired_scenarios"] == comparison["n_paired"]
+    assert rows["abandoned hand-off (trials)"][0] == \
+        f"{comparison['a']['summary']['abandoned_handoff_rate']['value']:.2f}"
+    assert all(row["per_item"] for row in comparison["tradeoff"]
+               if row["metric"] in ("unsupported_per_claim", "unsupported_cited"))
 
 
 def test_compare_across_runs_refuses_different_suites_unless_forced(
@@ -96,6 +108,116 @@ def test_compare_across_runs_refuses_different_suites_unless_forced(
     assert forced.exit_code == 0, forced.output
     assert json.loads(forced.stdout)["forced"] is True
     assert any("forced comparison" in w for w in json.loads(forced.stdout)["warnings"])
+
+
+_SCORER_2_FIELDS = ("wrong_variant_shown", "wrong_shown_skus", "wrong_variants",
+                    "attribute_claims", "unsupported_attribute_claims", "fit_claims",
+                    "unsupported_fit_claims", "authority_claims", "unsupported_authority_claims",
+                    "cited_claims", "unsupported_cited_claims", "unsupported_cited", "handoffs",
+                    "missing_handoffs", "missing")
+"""What scorer 2 added to a trial's score: a run stored by scorer 1 has none of it."""
+
+
+def _store_as_scorer_1(db: str, run_id: str) -> str:
+    """A copy of run ``run_id`` as scorer 1 would have stored it: its manifest says scorer
+    "1", and each stored score lacks the fields scorer 2 added and counts required owner
+    actions never requested among the abandoned hand-offs (as scorer 1 did)."""
+    with Store.open(db) as store:
+        manifest = store.manifest(run_id)
+        records = store.trials(run_id)
+        old = manifest.model_copy(update={"run_id": f"{run_id}-s1", "scorer_version": "1"})
+        store.create_run(old)
+        for record in records:
+            score = record.scored.score
+            # an agent that opened no hand-off requested none of the actions never performed
+            never = tuple(f"abandoned_handoff: {f}" for f in score.failures
+                          if f.startswith("owner_actions:") and not score.handoffs)
+            old_score = score.model_copy(update={
+                "abandoned_handoffs": score.abandoned_handoffs + len(never),
+                "abandoned": score.abandoned + never})
+            store.save_trial(old.run_id, record.model_copy(update={
+                "scored": record.scored.model_copy(update={"score": old_score})}))
+        assert manifest.ended_at is not None
+        store.finish_run(old.run_id, manifest.ended_at)
+    with sqlite3.connect(db) as connection:  # strip what scorer 1 never wrote
+        rows = connection.execute("SELECT pk, score FROM trials WHERE run_id = ?",
+                                  (old.run_id,)).fetchall()
+        for pk, text in rows:
+            stored = {k: v for k, v in json.loads(text).items() if k not in _SCORER_2_FIELDS}
+            connection.execute("UPDATE trials SET score = ? WHERE pk = ?",
+                               (json.dumps(stored), pk))
+    return old.run_id
+
+
+def test_compare_refuses_runs_of_different_scorers_unless_forced(db: str, tmp_path: Path) -> None:
+    cli = CliRunner()
+    new = _run(cli, db, "--agent", "baseline", "--modes", "dual_control")
+    old = _store_as_scorer_1(db, new)
+    with Store.open(db) as store:
+        stored = [r.scored.score for r in store.trials(old, with_trails=False)]
+    assert any(s.abandoned_handoffs > s.handoffs == 0 for s in stored), \
+        "scorer 1's abandoned hand-offs, without the hand-offs opened"
+
+    refused = cli.invoke(app, ["compare", old, new, "--db", db])
+    assert refused.exit_code == 2
+    assert refused.stdout == ""
+    assert len(refused.stderr.strip().splitlines()) == 1
+    assert refused.stderr.startswith(f"error: cannot compare {old!r} with {new!r}: scorer "
+                                     "version differs (a='1', b='2'); compare runs of the same "
+                                     "suite scored by the same scorer, or pass --force")
+
+    forced = cli.invoke(app, ["compare", old, new, "--db", db, "--force"],
+                        env={"COLUMNS": "200"})
+    assert forced.exit_code == 0, forced.output
+    assert "WARNING: forced comparison: scorer version differs (a='1', b='2')" in forced.stdout
+    assert ("WARNING: side a was scored by scorer 1, which did not measure wrong variant "
+            "(shown), missing hand-off (trials), ") in forced.stdout
+    rows = {line.split("│")[1].strip() for line in forced.stdout.splitlines()
+            if line.startswith("│")}
+    assert {"pass^1", "wrong variant (final)", "unsupported claim (trials)",
+            "abandoned hand-off (trials)"} <= rows
+    assert not {"wrong variant (shown)", "missing hand-off (trials)",
+                "abandoned per hand-off opened"} & rows
+
+    as_json = json.loads(cli.invoke(app, ["compare", old, new, "--db", db, "--force",
+                                          "--json"]).stdout)
+    assert as_json["forced"] is True
+    assert (as_json["a"]["scorer_version"], as_json["b"]["scorer_version"]) == ("1", "2")
+    assert "abandoned_per_handoff" in as_json["a"]["unmeasured"]
+    metrics = [row["metric"] for row in as_json["tradeoff"]]
+    assert "abandoned_handoff_rate" in metrics
+    assert not set(as_json["a"]["unmeasured"]) & set(metrics)
+
+    shown_json = json.loads(cli.invoke(app, ["show", old, "--db", db, "--json"]).stdout)
+    assert shown_json["unmeasured_rates"] == as_json["a"]["unmeasured"]
+    for key in shown_json["unmeasured_rates"]:  # no data, rather than scorer 1's defaults
+        assert shown_json["modes"]["dual_control"][key]["total"] == 0, key
+    shown = cli.invoke(app, ["show", old, "--db", db], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0, shown.output
+    assert "scorer 1" in shown.stdout
+    assert "note: this run was scored by scorer 1, not this remit's scorer 2" in shown.stdout
+    row = next(line for line in shown.stdout.splitlines() if "wrong variant (shown)" in line)
+    assert row.split("│")[2].strip() == "n/a"
+    report = tmp_path / "old.md"
+    written = cli.invoke(app, ["report", old, "--db", db, "-o", str(report)])
+    assert written.exit_code == 0, written.output
+    assert "| wrong variant (shown) | n/a |" in report.read_text(encoding="utf-8")
+    abandoning = next(r for r in stored if r.abandoned)
+    with Store.open(db) as store:
+        trial = next(t for t in store.trials(old, with_trails=False)
+                     if t.scored.score == abandoning)
+    trail = cli.invoke(app, ["trail", f"{old}/{trial.scored.scenario_id}/dual_control/"
+                                      f"{trial.scored.trial}", "--db", db],
+                       env={"COLUMNS": "200"})
+    assert trail.exit_code == 0, trail.output
+    for sentence in abandoning.abandoned:
+        assert f"scored: {sentence}\n" in trail.stdout
+
+    resumed = cli.invoke(app, ["run", "--resume", old, "--db", db])
+    assert resumed.exit_code == 2
+    assert resumed.stderr.strip() == (
+        f"error: cannot resume {old}: it was scored by scorer '1' and this remit scores with "
+        "scorer '2', so its trials and new ones would not mean the same; start a new run")
 
 
 @pytest.mark.parametrize("command", [["runs"], ["show", "r-nope"], ["trail", "r-nope/x/y/0"]])

@@ -17,7 +17,17 @@ from remit.actors import AgentFactory, load_agent_factory
 from remit.actors.llm import is_llm_spec, llm_agent_factory, llm_run_metadata, parse_llm_config
 from remit.cli.app import console, user_errors
 from remit.errors import RunAbortedError
-from remit.harness import ErrorTreatment, RunManifest, RunResult, Side, TrialRecord, compare
+from remit.harness import (
+    ErrorTreatment,
+    RunManifest,
+    RunResult,
+    Side,
+    TrialRecord,
+    compare,
+    measured_only,
+    scorer_note,
+    unmeasured,
+)
 from remit.harness.modes import load_mode, modes_from_metadata
 from remit.reports import (
     approval_lines,
@@ -289,7 +299,9 @@ def _run_json(manifest: RunManifest, result: RunResult) -> dict[str, object]:
     return {
         "run_id": manifest.run_id,
         "manifest": manifest.model_dump(mode="json"),
-        "modes": {name: s.model_dump(mode="json") for name, s in result.summaries.items()},
+        "modes": {name: measured_only(s, manifest.scorer_version).model_dump(mode="json")
+                  for name, s in result.summaries.items()},
+        "unmeasured_rates": list(unmeasured(manifest.scorer_version)),
         "infra_errors": sum(1 for t in result.trials if t.infra_error),
     }
 
@@ -299,7 +311,11 @@ def _print_run(manifest: RunManifest, result: RunResult, *, limit: int | None = 
     (the first ``limit`` of them; all when ``None``)."""
     out = console()
     out.print(mode_table(result.summaries, title=f"{manifest.agent_id} on {manifest.suite_id}: "
-                                                 f"{len(result.trials)} trials"))
+                                                 f"{len(result.trials)} trials",
+                         unmeasured=unmeasured(manifest.scorer_version)))
+    older = scorer_note(manifest.scorer_version)
+    if older is not None:
+        out.print(f"note: {older}", markup=False)
     infra = sum(1 for t in result.trials if t.infra_error)
     treatment = manifest.error_treatment
     handled = "excluded from" if treatment.on_exhausted == "exclude" else "counted as failures in"
@@ -372,7 +388,9 @@ def trail(trial_id: Annotated[str, typer.Argument(
               help="A trial id: RUN/SCENARIO/MODE/TRIAL (see `remit show --json`).")],
           db: DbOption = None, as_json: JsonOption = False) -> None:
     """Show one stored trial: its approval trail (every authority decision, the final
-    confirmations, where the agent left the reference plan), then every step."""
+    confirmations, where the agent left the reference plan), then every step, what the
+    scorer counted against it (wrong variants, unsupported claims and citations,
+    abandoned and missing hand-offs) and the expectations that broke."""
     with Store.open(db, create=False) as store:
         record = store.trial(trial_id)
         manifest = store.manifest(trial_id.split("/", 1)[0])
@@ -395,7 +413,11 @@ def trail(trial_id: Annotated[str, typer.Argument(
     for line in approval_lines(approval):
         out.print(line, markup=False)
     out.print(trail_table(record))
-    for failure in scored.score.failures:
+    score = scored.score
+    for sentence in (*score.wrong_variants, *score.unsupported, *score.unsupported_cited,
+                     *score.abandoned, *score.missing):
+        out.print(f"scored: {sentence}", markup=False)
+    for failure in score.failures:
         out.print(f"expectation broke: {failure}", markup=False)
 
 
@@ -412,7 +434,12 @@ def compare_runs(
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Compare two modes of a run, or one mode across two runs, paired by scenario."""
+    """Compare two modes of a run, or one mode across two runs, paired by scenario.
+
+    The table gives each metric on both sides with the paired difference, its interval
+    and p: pass^k, the headline rates (shares of trials), the per-trial means, then the
+    per-item rates; ``--json`` prints the comparison with the same rows as ``tradeoff``.
+    """
     with Store.open(db, create=False) as store:
         first = store.manifest(run_id)
         first_trials = store.trials(run_id, with_trails=False)
@@ -434,11 +461,13 @@ def compare_runs(
             b = Side(label=other, manifest=second, mode=mode,
                      trials=store.trials(other, with_trails=False))
     result = compare(a, b, force=force)
-    if as_json:
-        typer.echo(result.model_dump_json(indent=2))
-        return
     rows = tradeoff_rows(result, a.trials, b.trials,
                          exclude_infra=first.error_treatment.on_exhausted == "exclude")
+    if as_json:
+        typer.echo(json.dumps({**result.model_dump(mode="json"),
+                               "tradeoff": [row.model_dump(mode="json") for row in rows]},
+                              indent=2))
+        return
     out = console()
     out.print(comparison_table(result, rows))
     for line in comparison_lines(result):

@@ -3,7 +3,8 @@
 A test item carries its outcomes as ``(name, value)`` properties (pytest's
 ``user_properties``, which ``--junitxml`` writes and pytest-xdist ships from a worker
 to the controller with each report). Every outcome contributes flat metrics
-(``pass_hat_1``, ``pass_rate``, ``wrong_variant_rate``, ...) for people and CI, and one
+(``pass_hat_1``, ``pass_rate``, ``wrong_variant_rate``, ``missing_handoff_rate``, ...:
+every rate of :data:`remit.harness.rates.RATES`) for people and CI, and one
 ``remit_scored`` property holding its scored trials as JSON, from which the controller
 rebuilds the per-mode summary of the whole session (:func:`session_summaries`).
 
@@ -26,6 +27,7 @@ from pydantic import TypeAdapter
 
 from remit.harness.aggregate import ModeSummary, ScoredTrial, summarise
 from remit.harness.outcome import ScenarioOutcome
+from remit.harness.rates import RATES
 
 __all__ = ["SCORED_PROPERTY", "PropertyValue", "outcome_properties", "scored_from_properties",
            "session_summaries"]
@@ -43,9 +45,14 @@ def outcome_properties(outcome: ScenarioOutcome) -> list[tuple[str, PropertyValu
     """The properties one outcome adds to its test item.
 
     ``remit_scenario``, ``remit_mode``, ``remit_agent``, ``remit_trials``; ``pass_hat_k``
-    for every k; the rates (``pass_rate``, ``wrong_variant_rate``,
-    ``unsupported_claim_rate``, ``abandoned_handoff_rate``) as values; the per-trial
-    means (``mean_review_minutes``, ``mean_clarification_rounds``, ``mean_denials``,
+    for every k; the rates as values, named as in
+    :class:`~remit.harness.aggregate.ModeSummary`: ``pass_rate``, the shares of trials
+    (``wrong_variant_rate`` and ``wrong_variant_shown_rate``, ``unsupported_claim_rate``,
+    ``abandoned_handoff_rate``, ``missing_handoff_rate``) and the per-item rates
+    (``unsupported_per_claim``, ``unsupported_attribute_claims``,
+    ``unsupported_fit_claims``, ``unsupported_authority_claims``, ``unsupported_cited``,
+    ``abandoned_per_handoff``; 0.0 when there was no item); the per-trial means
+    (``mean_review_minutes``, ``mean_clarification_rounds``, ``mean_denials``,
     ``mean_steps``); and :data:`SCORED_PROPERTY`.
     """
     summary = outcome.summary
@@ -56,11 +63,9 @@ def outcome_properties(outcome: ScenarioOutcome) -> list[tuple[str, PropertyValu
         ("remit_trials", outcome.trials),
     ]
     properties += [(f"pass_hat_{k}", value) for k, value in sorted(summary.pass_hat_k.items())]
+    properties.append(("pass_rate", summary.pass_rate.value))
+    properties += [(rate.key, rate.of(summary).value) for rate in RATES]
     properties += [
-        ("pass_rate", summary.pass_rate.value),
-        ("wrong_variant_rate", summary.wrong_variant_rate.value),
-        ("unsupported_claim_rate", summary.unsupported_claim_rate.value),
-        ("abandoned_handoff_rate", summary.abandoned_handoff_rate.value),
         ("mean_review_minutes", summary.mean_review_minutes),
         ("mean_clarification_rounds", summary.mean_clarification_rounds),
         ("mean_denials", summary.mean_denials),

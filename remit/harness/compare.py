@@ -19,9 +19,14 @@ two runs. :func:`compare` pairs the sides by scenario and reports:
   ``n = b01 + b10`` (``p = 1`` when ``n = 0``).
 - **flips**: the scenarios whose outcome differs, with direction (``from`` a, ``to`` b).
 - **rates side by side**: each side's :class:`~remit.harness.aggregate.ModeSummary`
-  over the paired scenarios' trials (wrong variant, unsupported claims per claim,
-  abandoned hand-offs, with Wilson intervals; its ``pass_hat_k[1]`` equals the side's
-  pass^1).
+  over the paired scenarios' trials, every rate with its Wilson interval
+  (:data:`remit.harness.rates.RATES`): wrong variant final and shown, unsupported
+  stated claims (share of trials, per claim and per claim of each kind), unsupported
+  quote-line citations (per citation), abandoned hand-offs (share of trials and per
+  hand-off opened) and missing hand-offs; its ``pass_hat_k[1]`` equals the side's
+  pass^1. A side scored by an older scorer names the rates it did not measure
+  (``unmeasured``; they read 0 of 0 in its summary), and a warning says they are not
+  compared.
 - **missing**: scenarios on one side only, or whose trials were all excluded; they are
   left out of the pairing and listed.
 
@@ -32,7 +37,8 @@ report counts both.
 Two sides are comparable only when their suite fingerprint and scorer version agree;
 otherwise :func:`compare` raises :class:`NotComparableError` naming what differs, unless
 ``force=True``, which compares anyway and puts the sentence in ``warnings``. Sides that
-share no scenario are never compared.
+share no scenario are never compared. Each side's trial scores are read through
+:func:`remit.harness.rates.aggregable`, so scores kept by an older scorer aggregate.
 
 Example:
     >>> a = Side(label="dual_control", manifest=manifest, mode="dual_control",
@@ -57,6 +63,7 @@ from remit.actors.llm.provenance import LLM_CACHE_KEY
 from remit.errors import RemitError
 from remit.harness.aggregate import ModeSummary, ScoredTrial, aggregate
 from remit.harness.manifest import RunManifest
+from remit.harness.rates import RATES, aggregable, measured_only, unmeasured
 from remit.harness.runner import TrialRecord
 
 __all__ = [
@@ -167,6 +174,9 @@ class SideReport(BaseModel):
         infra_failures: infrastructure-error trials counted as failures.
         pass1: mean over the paired scenarios of passes / trials.
         summary: the rates over the paired scenarios' counted trials.
+        scorer_version: the scorer that scored the side's run.
+        unmeasured: the keys of the summary's rates that scorer did not measure
+            (:func:`remit.harness.rates.unmeasured`); they read 0 of 0 (no data).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -181,6 +191,8 @@ class SideReport(BaseModel):
     infra_failures: int
     pass1: float
     summary: ModeSummary
+    scorer_version: str
+    unmeasured: tuple[str, ...] = ()
 
 
 class Comparison(BaseModel):
@@ -199,7 +211,7 @@ class Comparison(BaseModel):
         missing: scenarios left out of the pairing.
         excluded: infrastructure-error trials excluded, both sides together.
         warnings: sentences a reader must see (forced comparison, differing mode
-            fingerprints or error treatments).
+            fingerprints or error treatments, rates a side's scorer did not measure).
         forced: ``force=True`` overrode a difference in suite or scorer.
     """
 
@@ -326,7 +338,7 @@ def _count(side: Side) -> _Counted:
             infra_failures += 1
             scored = scored.model_copy(
                 update={"score": scored.score.model_copy(update={"passed": False})})
-        by_scenario.setdefault(scored.scenario_id, []).append(scored)
+        by_scenario.setdefault(scored.scenario_id, []).append(aggregable(scored))
     return _Counted(by_scenario={s: tuple(by_scenario[s]) for s in seen if s in by_scenario},
                     all_excluded=tuple(s for s in seen if s not in by_scenario),
                     excluded=excluded, infra_failures=infra_failures)
@@ -376,7 +388,25 @@ def _comparability(a: Side, b: Side, *, force: bool) -> tuple[list[str], bool]:
         warnings.append(f"one side's model calls were replayed from cassettes and the "
                         f"other's were live (a: {ca}, b: {cb}): a difference may be the "
                         "model's drift since recording, not the agent's")
+    warnings += _unmeasured_warnings(a, b)
     return warnings, bool(problems)
+
+
+def _unmeasured_warnings(a: Side, b: Side) -> list[str]:
+    """One sentence per scorer version that left rates unmeasured on a side."""
+    labels = {r.key: r.label for r in RATES}
+    sides: dict[str, list[str]] = {}
+    for name, side in (("a", a), ("b", b)):
+        sides.setdefault(side.manifest.scorer_version, []).append(name)
+    warnings = []
+    for version, names in sides.items():
+        missing = unmeasured(version)
+        if missing:
+            which = "both sides were" if len(names) == 2 else f"side {names[0]} was"
+            warnings.append(f"{which} scored by scorer {version}, which did not measure "
+                            f"{', '.join(labels[k] for k in missing)}: those rates are not "
+                            "compared")
+    return warnings
 
 
 def model_calls_source(manifest: RunManifest) -> str | None:
@@ -414,7 +444,10 @@ def _report(side: Side, counted: _Counted, paired: Sequence[str], pass1: float) 
                       mode_fingerprint=_mode_fingerprint(side), agent_id=side.manifest.agent_id,
                       on_exhausted=side.manifest.error_treatment.on_exhausted,
                       excluded=counted.excluded, infra_failures=counted.infra_failures,
-                      pass1=pass1, summary=aggregate(trials))
+                      pass1=pass1,
+                      summary=measured_only(aggregate(trials), side.manifest.scorer_version),
+                      scorer_version=side.manifest.scorer_version,
+                      unmeasured=unmeasured(side.manifest.scorer_version))
 
 
 def compare(a: Side, b: Side, *, force: bool = False, seed: int = 0,

@@ -16,6 +16,11 @@ Example:
     >>> outcome.pass_hat_k(3)                                             # doctest: +SKIP
     1.0
     >>> outcome.expect_pass_hat_k(1, at_least=0.9).expect_no_wrong_variant()  # doctest: +SKIP
+
+The ``expect_no_*`` helpers follow the score's metrics: wrong variants (final and, by
+default, shown), unsupported stated claims, unsupported citations, abandoned hand-offs
+(opened by the agent and left) and missing hand-offs (required owner actions never
+requested).
 """
 
 from __future__ import annotations
@@ -172,19 +177,29 @@ class ScenarioOutcome(BaseModel):
             f"pass^{k} >= {at_least:g}", self,
             f"pass^{k} is {value:.2f} ({self.passes} of {self.trials} trials passed)", broken)
 
-    def expect_no_wrong_variant(self) -> Self:
-        """No trial offered a SKU outside the scenario's acceptable set.
+    def expect_no_wrong_variant(self, *, shown: bool = True) -> Self:
+        """No trial offered a SKU outside the scenario's acceptable set: not on the version
+        offered last (a *final* wrong variant) and, unless ``shown=False``, not on any
+        version presented or accepted before it (a *shown* wrong variant: the buyer saw it,
+        even if a later version corrected it).
+
+        Args:
+            shown: also refuse wrong variants that a later version corrected; pass
+                ``False`` to check the version offered last only.
 
         Raises:
-            ExpectationError: a trial offered a wrong variant; the SKUs are named.
+            ExpectationError: a trial offered a wrong variant; the SKUs are named, then
+                each offer of one with the rules that exclude it.
         """
         __tracebackhide__ = True
-        return self._check("no wrong variant", lambda r: (
-            (f"no_wrong_variant: the offered version quotes {', '.join(r.scored.score.wrong_skus)}"
-             ", outside the acceptable set",) if r.scored.score.wrong_variant else ()))
+        what = "no wrong variant" if shown else "no wrong variant in the final offer"
+        return self._check(what, lambda r: _wrong_variants(r, shown=shown))
 
     def expect_no_unsupported_claims(self) -> Self:
-        """No trial stated a product fact that the governed records do not support.
+        """No trial stated a claim that does not hold: an attribute value the governed
+        records do not support, a fit the rules do not give, or an authority the agent
+        does not have (stated claims, in any text the agent wrote). Citations on quote
+        lines are checked apart, by :meth:`expect_no_unsupported_citations`.
 
         Raises:
             ExpectationError: a trial made unsupported claims; each is named.
@@ -193,14 +208,41 @@ class ScenarioOutcome(BaseModel):
         return self._check("no unsupported claims", lambda r: tuple(
             f"no_unsupported_claims: {sentence}" for sentence in r.scored.score.unsupported))
 
+    def expect_no_unsupported_citations(self) -> Self:
+        """No quote line the agent wrote cites an attribute snapshot the governed records
+        do not support.
+
+        Raises:
+            ExpectationError: a trial cited unsupported attributes; each is named.
+        """
+        __tracebackhide__ = True
+        return self._check("no unsupported citations", lambda r: tuple(
+            f"no_unsupported_citations: {sentence}"
+            for sentence in r.scored.score.unsupported_cited))
+
     def expect_no_abandoned_handoffs(self) -> Self:
-        """No trial left a hand-off open or declined, or never requested a required action.
+        """No trial left a hand-off it opened: still open at the end, declined and neither
+        recovered nor reported to the buyer, or withdrawn without telling the buyer.
+        Required owner actions the agent never requested are missing hand-offs, checked
+        by :meth:`expect_no_missing_handoffs`.
 
         Raises:
             ExpectationError: a trial abandoned a hand-off; each is named.
         """
         __tracebackhide__ = True
         return self._check("no abandoned hand-offs", lambda r: r.scored.score.abandoned)
+
+    def expect_no_missing_handoffs(self) -> Self:
+        """No trial left out a hand-off the goal needed: an owner action another party
+        holds, which the agent could have requested and never did, and which never
+        happened.
+
+        Raises:
+            ExpectationError: a trial never requested a required owner action; each is
+                named with its owners.
+        """
+        __tracebackhide__ = True
+        return self._check("no missing hand-offs", lambda r: r.scored.score.missing)
 
     def expect_final_state(self, state: QuoteState | str) -> Self:
         """Every trial ended with the quote in ``state``.
@@ -214,6 +256,21 @@ class ScenarioOutcome(BaseModel):
         return self._check(f"final state {wanted.value}", lambda r: (
             (f"final_state: expected {wanted.value}, got {r.scored.score.final_state}",)
             if r.scored.score.final_state != wanted.value else ()))
+
+
+def _wrong_variants(record: TrialRecord, *, shown: bool) -> tuple[str, ...]:
+    """What broke ``expect_no_wrong_variant`` in one trial: a sentence naming the SKUs,
+    then the scorer's sentence for each offer of a wrong SKU (with the rules)."""
+    score = record.scored.score
+    if score.wrong_variant:
+        head = (f"no_wrong_variant: the offered version quotes {', '.join(score.wrong_skus)}, "
+                "outside the acceptable set")
+    elif shown and score.wrong_variant_shown:
+        head = (f"no_wrong_variant: a version offered before the last one quoted "
+                f"{', '.join(score.wrong_shown_skus)}, outside the acceptable set")
+    else:
+        return ()
+    return (head, *score.wrong_variants)
 
 
 def run_scenario(scenario: Scenario, mode: ControlMode, factory: AgentFactory, *,

@@ -23,6 +23,7 @@ from remit.authority import ControlMode
 from remit.errors import InfrastructureError, RunAbortedError
 from remit.harness.aggregate import ModeSummary, ScoredTrial, summarise
 from remit.harness.orchestrator import drive, interruptible, run_trial_async, trial_seed
+from remit.harness.rates import aggregable
 from remit.harness.scoring import TrialScore, score_trial
 from remit.scenarios import Scenario
 from remit.world import TrailEntry, World
@@ -220,9 +221,11 @@ def result_of(records: Sequence[TrialRecord], modes: Sequence[str],
 
     Trials that ended in an infrastructure error are excluded from the summaries when
     ``exclude_infra_errors`` (they still appear in ``trials``); otherwise they count as
-    the failures they are scored as.
+    the failures they are scored as. Scores kept by an older scorer are summarised
+    through :func:`~remit.harness.rates.aggregable`.
     """
-    counted = [r.scored for r in records if not (exclude_infra_errors and r.infra_error)]
+    counted = [aggregable(r.scored) for r in records
+               if not (exclude_infra_errors and r.infra_error)]
     summaries = summarise(counted)
     ordered = {name: summaries[name] for name in modes if name in summaries}
     return RunResult(trials=tuple(records), summaries=ordered)

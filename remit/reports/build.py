@@ -10,6 +10,11 @@ Trials that ended in an infrastructure error follow the manifest's error treatme
 in :func:`remit.harness.compare`: ``exclude`` leaves them out of every number (they
 still appear in ``trials`` with ``counted=False``), ``failure`` counts them as failed.
 
+A run scored by an older scorer is reported as it was scored: a note names its scorer
+and what that scorer did not measure, ``unmeasured_rates`` lists those rates
+(:func:`remit.harness.unmeasured`), renderers show them as not measured and the
+trade-off leaves them out.
+
 Example:
     >>> report = build_report(store.manifest(run_id), store.trials(run_id),
     ...                       resolve_suite(manifest.suite_id))        # doctest: +SKIP
@@ -37,6 +42,14 @@ from remit.harness.compare import (
 )
 from remit.harness.manifest import RunManifest
 from remit.harness.modes import modes_from_metadata
+from remit.harness.rates import (
+    RATES,
+    Rate,
+    aggregable,
+    measured_only,
+    scorer_note,
+    unmeasured,
+)
 from remit.harness.runner import TrialRecord
 from remit.harness.scoring import TrialScore
 from remit.harness.stats import wilson
@@ -109,7 +122,7 @@ def _counted(manifest: RunManifest, record: TrialRecord) -> bool:
 
 
 def _scored(record: TrialRecord) -> ScoredTrial:
-    scored = record.scored
+    scored = aggregable(record.scored)
     if record.infra_error is not None and scored.score.passed:
         return scored.model_copy(
             update={"score": scored.score.model_copy(update={"passed": False})})
@@ -128,7 +141,7 @@ def _reply_issues(counted: Sequence[ScoredTrial]) -> dict[str, int]:
 
 
 def _mode_report(name: str, fingerprint: str, records: Sequence[TrialRecord],
-                 counted: Sequence[ScoredTrial]) -> ModeReport:
+                 counted: Sequence[ScoredTrial], scorer_version: str) -> ModeReport:
     infra = sum(r.infra_error is not None for r in records)
     excluded = len(records) - len(counted)
     if not counted:
@@ -136,19 +149,29 @@ def _mode_report(name: str, fingerprint: str, records: Sequence[TrialRecord],
         return ModeReport(
             mode=name, fingerprint=fingerprint, scenarios=0, trials=0, passed=0,
             pass_hat_k=(), pass_rate=empty, wrong_variant_rate=empty,
-            unsupported_claim_rate=empty, unsupported_claim_trial_rate=empty,
-            abandoned_handoff_rate=empty, mean_clarification_rounds=0.0,
-            mean_review_minutes=0.0, mean_denials=0.0, mean_steps=0.0, errors=0,
-            infra_errors=infra, excluded=excluded)
-    s = aggregate(counted)
+            wrong_variant_shown_rate=empty, unsupported_claim_rate=empty,
+            unsupported_per_claim=empty, unsupported_attribute_claims=empty,
+            unsupported_fit_claims=empty, unsupported_authority_claims=empty,
+            unsupported_cited=empty, abandoned_handoff_rate=empty,
+            abandoned_per_handoff=empty, missing_handoff_rate=empty,
+            mean_clarification_rounds=0.0, mean_review_minutes=0.0, mean_denials=0.0,
+            mean_steps=0.0, errors=0, infra_errors=infra, excluded=excluded)
+    s = measured_only(aggregate(counted), scorer_version)
     return ModeReport(
         mode=name, fingerprint=fingerprint, scenarios=s.scenarios, trials=s.trials,
         passed=s.pass_rate.successes,
         pass_hat_k=tuple(PassK(k=k, value=v) for k, v in sorted(s.pass_hat_k.items())),
         pass_rate=s.pass_rate, wrong_variant_rate=s.wrong_variant_rate,
+        wrong_variant_shown_rate=s.wrong_variant_shown_rate,
         unsupported_claim_rate=s.unsupported_claim_rate,
-        unsupported_claim_trial_rate=s.unsupported_claim_trial_rate,
+        unsupported_per_claim=s.unsupported_per_claim,
+        unsupported_attribute_claims=s.unsupported_attribute_claims,
+        unsupported_fit_claims=s.unsupported_fit_claims,
+        unsupported_authority_claims=s.unsupported_authority_claims,
+        unsupported_cited=s.unsupported_cited,
         abandoned_handoff_rate=s.abandoned_handoff_rate,
+        abandoned_per_handoff=s.abandoned_per_handoff,
+        missing_handoff_rate=s.missing_handoff_rate,
         mean_clarification_rounds=s.mean_clarification_rounds,
         mean_review_minutes=s.mean_review_minutes, mean_denials=s.mean_denials,
         mean_steps=s.mean_steps, errors=s.errors, infra_errors=infra, excluded=excluded,
@@ -161,15 +184,13 @@ def _mode_report(name: str, fingerprint: str, records: Sequence[TrialRecord],
 
 
 _TRADEOFF_RESAMPLES = 2_000
-"""Resamples per trade-off metric (nine of them per pair of modes; pass^1 keeps the
-comparison's own)."""
+"""Resamples per trade-off metric (up to sixteen of them per pair of modes; pass^1 keeps
+the comparison's own)."""
 
 SIGNIFICANCE = 0.05
 """A trade-off row names a better mode only when its paired test's p is below this."""
 
-_PER_TRIAL: dict[str, Callable[[TrialScore], Fraction]] = {
-    "wrong_variant_rate": lambda s: Fraction(int(s.wrong_variant)),
-    "abandoned_handoff_rate": lambda s: Fraction(int(s.abandoned_handoffs > 0)),
+_MEANS: dict[str, Callable[[TrialScore], Fraction]] = {
     "mean_clarification_rounds": lambda s: Fraction(s.clarification_rounds),
     "mean_review_minutes": lambda s: Fraction(s.review_minutes),
     "mean_denials": lambda s: Fraction(s.denials),
@@ -177,20 +198,30 @@ _PER_TRIAL: dict[str, Callable[[TrialScore], Fraction]] = {
 }
 """Trade-off metrics that are means of a per-trial value, and that value."""
 
+_RATES = {r.key: r for r in RATES}
 
-def _claim_rate(scores: Sequence[TrialScore]) -> Fraction:
-    claims = sum(s.claims for s in scores)
-    return Fraction(sum(s.unsupported_claims for s in scores), claims) if claims else Fraction(0)
+_Pairs = Sequence[tuple[Sequence[TrialScore], Sequence[TrialScore]]]
 
 
-def _paired_differences(metric: str, pairs: Sequence[tuple[Sequence[TrialScore],
-                                                          Sequence[TrialScore]]]
-                        ) -> list[Fraction] | None:
-    """Per paired scenario, ``metric`` on side b minus side a (each side's mean over its
-    trials), or ``None`` when the metric has no per-scenario form."""
-    if metric == "unsupported_claim_rate":
-        return [_claim_rate(b) - _claim_rate(a) for a, b in pairs]
-    value = _PER_TRIAL.get(metric)
+def _rate_differences(rate: Rate, pairs: _Pairs) -> list[Fraction]:
+    """Per paired scenario, ``rate`` over side b's trials minus over side a's, for the
+    scenarios where it is defined on both sides (a per-item rate needs an item on each:
+    a scenario without claims says nothing about how often claims are unsupported)."""
+    differences = []
+    for a, b in pairs:
+        on_a, on_b = rate.ratio(a), rate.ratio(b)
+        if on_a is not None and on_b is not None:
+            differences.append(on_b - on_a)
+    return differences
+
+
+def _paired_differences(metric: str, pairs: _Pairs) -> list[Fraction] | None:
+    """Per paired scenario, ``metric`` on side b minus side a (each side's value over its
+    own trials), or ``None`` when the metric has no per-scenario form."""
+    rate = _RATES.get(metric)
+    if rate is not None:
+        return _rate_differences(rate, pairs)
+    value = _MEANS.get(metric)
     if value is None:
         return None
     return [sum(map(value, b), Fraction(0)) / len(b) - sum(map(value, a), Fraction(0)) / len(a)
@@ -218,8 +249,14 @@ def tradeoff_rows(c: Comparison, a_records: Sequence[TrialRecord],
                   seed: int = 0, resamples: int = _TRADEOFF_RESAMPLES
                   ) -> tuple[TradeoffRow, ...]:
     """The trade-off of a comparison: each metric on both sides, the difference, and for
-    the per-trial metrics a paired bootstrap interval and p-value over the scenarios
-    both sides ran (see :class:`~remit.reports.model.TradeoffRow`).
+    the per-trial metrics and per-item rates a paired bootstrap interval and p-value over
+    the scenarios both sides ran (see :class:`~remit.reports.model.TradeoffRow`).
+
+    Rows, in order: pass^1 (and pass^k at the largest k both sides have), the headline
+    rates of :data:`remit.harness.RATES`, the per-trial means, agent errors, then the
+    per-item rates (``per_item``). A rate either side's scorer did not measure has no row,
+    nor has a per-item rate either side had no item of (no claim of that kind, no
+    citation, no hand-off opened): there is nothing to compare.
 
     Args:
         c: the comparison (:func:`remit.harness.compare`).
@@ -236,13 +273,11 @@ def tradeoff_rows(c: Comparison, a_records: Sequence[TrialRecord],
     if k_max > 1:
         metrics.append((f"pass_hat_{k_max}", f"pass^{k_max}", True,
                         a.pass_hat_k[k_max], b.pass_hat_k[k_max]))
+    skipped = set(c.a.unmeasured) | set(c.b.unmeasured)
+    measured = [r for r in RATES if r.key not in skipped]
+    metrics += [(r.key, r.label, False, r.of(a).value, r.of(b).value)
+                for r in measured if not r.per_item]
     metrics += [
-        ("wrong_variant_rate", "wrong variant", False,
-         a.wrong_variant_rate.value, b.wrong_variant_rate.value),
-        ("unsupported_claim_rate", "unsupported claim (per claim)", False,
-         a.unsupported_claim_rate.value, b.unsupported_claim_rate.value),
-        ("abandoned_handoff_rate", "abandoned hand-off", False,
-         a.abandoned_handoff_rate.value, b.abandoned_handoff_rate.value),
         ("mean_clarification_rounds", "clarification rounds", False,
          a.mean_clarification_rounds, b.mean_clarification_rounds),
         ("mean_review_minutes", "review minutes", False,
@@ -251,20 +286,26 @@ def tradeoff_rows(c: Comparison, a_records: Sequence[TrialRecord],
         ("mean_steps", "steps", False, a.mean_steps, b.mean_steps),
         ("errors", "agent errors", False, float(a.errors), float(b.errors)),
     ]
+    metrics += [(r.key, r.label, False, r.of(a).value, r.of(b).value)
+                for r in measured if r.per_item and r.of(a).total and r.of(b).total]
     rows = []
     for metric, label, higher, va, vb in metrics:
         difference = vb - va
         low = high = p = None
+        paired = None
         if metric == "pass_hat_1":
-            low, high, p = c.delta_low, c.delta_high, c.mcnemar_p
-        elif pairs and (diffs := _paired_differences(metric, pairs)) is not None:
+            low, high, p, paired = c.delta_low, c.delta_high, c.mcnemar_p, c.n_paired
+        elif pairs and (diffs := _paired_differences(metric, pairs)):
             low, high = paired_bootstrap(diffs, seed=seed, resamples=resamples)
             p = sign_flip_p(diffs, seed=seed, resamples=resamples)
+            paired = len(diffs)
         clear = p is not None and p < SIGNIFICANCE and not math.isclose(va, vb, abs_tol=1e-12)
         better = (b.mode if (difference > 0) == higher else a.mode) if clear else None
+        per_item = metric in _RATES and _RATES[metric].per_item
         rows.append(TradeoffRow(metric=metric, label=label, value_a=va, value_b=vb,
-                                difference=difference, higher_is_better=higher, low=low,
-                                high=high, p_value=p, better=better))
+                                difference=difference, higher_is_better=higher,
+                                per_item=per_item, low=low, high=high, p_value=p,
+                                paired_scenarios=paired, better=better))
     return tuple(rows)
 
 
@@ -476,7 +517,8 @@ def build_report(manifest: RunManifest, records: Sequence[TrialRecord],
         seed, resamples: the comparisons' bootstrap.
     """
     records = tuple(records)
-    notes: list[str] = []
+    older = scorer_note(manifest.scorer_version)
+    notes: list[str] = [] if older is None else [older]
     names = list(dict.fromkeys([*(m.name for m in manifest.modes),
                                 *(r.scored.mode for r in records)]))
     fingerprints = {m.name: m.fingerprint for m in manifest.modes}
@@ -505,7 +547,7 @@ def build_report(manifest: RunManifest, records: Sequence[TrialRecord],
         by_scenario.setdefault(scored.scenario_id, []).append(scored)
     mode_reports = tuple(
         _mode_report(n, fingerprints.get(n, ""), [r for r in records if r.scored.mode == n],
-                     by_mode.get(n, [])) for n in names)
+                     by_mode.get(n, []), manifest.scorer_version) for n in names)
     comparisons = _comparisons(manifest, records, names, notes, seed=seed,
                                resamples=resamples)
 
@@ -532,6 +574,7 @@ def build_report(manifest: RunManifest, records: Sequence[TrialRecord],
         trail_policy=trails,
         trails_kept=sum(keep),
         notes=tuple(notes),
+        unmeasured_rates=unmeasured(manifest.scorer_version),
         modes=mode_reports,
         comparisons=comparisons,
         breakdown=_breakdown(scenarios, names, by_scenario, suite is not None),

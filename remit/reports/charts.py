@@ -14,7 +14,9 @@ Charts (each takes report rows and returns SVG markup, or ``""`` when there is n
 to draw):
 
 - :func:`pass_hat_k_chart`: the pass^k curve of each mode;
-- :func:`rates_chart`: the three rates with their Wilson intervals, per mode;
+- :func:`rates_chart`: the headline rates (shares of trials: wrong variant final and
+  shown, unsupported claim, abandoned and missing hand-off) with their Wilson intervals,
+  per mode;
 - :func:`handoffs_chart`: pass rate against the number of required hand-offs;
 - :func:`facet_chart`: pass rate per value of one tag facet (one chart per facet).
 """
@@ -23,10 +25,11 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
+from remit.harness.rates import RATES, Rate
 from remit.harness.stats import Interval
 from remit.reports.model import BreakdownCell, FacetRow, HandoffRow, ModeReport
 
@@ -51,11 +54,8 @@ _PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#
             "#7f7f7f")
 """Colour-blind-friendlier tab10 subset; modes take colours in run order."""
 
-_RATES: tuple[tuple[str, Callable[[ModeReport], Interval]], ...] = (
-    ("wrong variant", lambda m: m.wrong_variant_rate),
-    ("unsupported claim\n(per claim)", lambda m: m.unsupported_claim_rate),
-    ("abandoned hand-off", lambda m: m.abandoned_handoff_rate),
-)
+_HEADLINE: tuple[Rate, ...] = tuple(r for r in RATES if not r.per_item)
+"""The rates the rates chart draws: the shares of trials."""
 
 _MAX_MARKED = 30
 """Curves with more points than this are drawn without markers and with automatic ticks."""
@@ -166,24 +166,33 @@ def pass_hat_k_chart(modes: Sequence[ModeReport], colours: dict[str, str]) -> st
     return inline_svg(figure, "chart-passk", "pass^k curve per mode")
 
 
-def rates_chart(modes: Sequence[ModeReport], colours: dict[str, str]) -> str:
-    """The three failure rates per mode as bars with Wilson 95% error bars."""
-    if not modes:
+def _tick(rate: Rate) -> str:
+    """A headline rate's label on two short lines (every one is a share of trials)."""
+    return (rate.label.removesuffix(" (trials)").replace(" (", "\n(")
+            .replace(" claim", "\nclaim").replace(" hand", "\nhand"))
+
+
+def rates_chart(modes: Sequence[ModeReport], colours: dict[str, str],
+                unmeasured: Sequence[str] = ()) -> str:
+    """The headline failure rates (shares of trials) per mode as bars with Wilson 95%
+    error bars, leaving out the rates in ``unmeasured`` (not measured by the run's
+    scorer)."""
+    rates = [r for r in _HEADLINE if r.key not in unmeasured]
+    if not modes or not rates:
         return ""
     with _style():
-        figure, axes = _figure(5.2, 3.0)
+        figure, axes = _figure(6.0, 3.0)
         width = 0.8 / len(modes)
         for index, mode in enumerate(modes):
-            intervals = [get(mode) for _, get in _RATES]
-            xs = [r + (index - (len(modes) - 1) / 2) * width for r in range(len(_RATES))]
+            intervals = [r.of(mode) for r in rates]
+            xs = [x + (index - (len(modes) - 1) / 2) * width for x in range(len(rates))]
             axes.bar(xs, [i.value for i in intervals], width=width * 0.92,
                      color=colours[mode.mode], label=mode.mode, alpha=0.85)
             axes.errorbar(xs, [i.value for i in intervals], yerr=_errors(intervals),
                           fmt="none", ecolor="#222222", elinewidth=0.9, capsize=3)
-        axes.set_xticks(range(len(_RATES)), [label for label, _ in _RATES])
-        axes.set_ylim(0.0, max(0.05, *(get(m).high for m in modes for _, get in _RATES))
-                      * 1.1)
-        _finish(axes, ylabel="rate (Wilson 95% interval)")
+        axes.set_xticks(range(len(rates)), [_tick(r) for r in rates], fontsize=8)
+        axes.set_ylim(0.0, max(0.05, *(r.of(m).high for m in modes for r in rates)) * 1.1)
+        _finish(axes, ylabel="share of trials (Wilson 95%)")
     return inline_svg(figure, "chart-rates", "failure rates with 95% intervals per mode")
 
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import NamedTuple
 
 from rich.console import JustifyMethod
 from rich.markup import escape
 from rich.table import Table
 
-from remit.harness import Comparison, ModeSummary, RunManifest, TrialRecord
+from remit.harness import RATES, Comparison, ModeSummary, RunManifest, TrialRecord
 from remit.harness.compare import model_calls_source
 from remit.harness.stats import Interval
 from remit.reports.model import ApprovalTrail, TradeoffRow
@@ -91,11 +91,17 @@ def _rate(interval: Interval) -> str:
     return f"{interval.value:.2f} [{interval.low:.2f}, {interval.high:.2f}]"
 
 
-_ROWS: tuple[tuple[str, Callable[[ModeSummary], str]], ...] = (
-    ("trials", lambda s: f"{s.trials} ({s.scenarios} scenarios)"),
-    ("wrong variant", lambda s: _rate(s.wrong_variant_rate)),
-    ("unsupported claim (per claim)", lambda s: _rate(s.unsupported_claim_rate)),
-    ("abandoned hand-off", lambda s: _rate(s.abandoned_handoff_rate)),
+def _per_item(interval: Interval) -> str:
+    """A per-item rate, compact: ``0.10 (2/20)``, or ``-`` when there was no item."""
+    if not interval.total:
+        return "-"
+    return f"{interval.value:.2f} ({interval.successes}/{interval.total})"
+
+
+_NOT_MEASURED = "n/a"
+"""The cell of a rate the run's scorer did not measure."""
+
+_MEANS: tuple[tuple[str, Callable[[ModeSummary], str]], ...] = (
     ("clarification rounds", lambda s: f"{s.mean_clarification_rounds:.1f}"),
     ("review minutes", lambda s: f"{s.mean_review_minutes:.0f}"),
     ("denials", lambda s: f"{s.mean_denials:.1f}"),
@@ -104,16 +110,19 @@ _ROWS: tuple[tuple[str, Callable[[ModeSummary], str]], ...] = (
 )
 
 
-_RATES: tuple[tuple[str, Callable[[ModeSummary], Interval]], ...] = (
-    ("wrong variant", lambda s: s.wrong_variant_rate),
-    ("unsupported claim", lambda s: s.unsupported_claim_rate),
-    ("abandoned hand-off", lambda s: s.abandoned_handoff_rate),
-)
+def mode_table(summaries: Mapping[str, ModeSummary], title: str = "Per-mode results", *,
+               unmeasured: Collection[str] = ()) -> Table:
+    """One column per control mode, one row per metric: pass^k for every k, the headline
+    rates (shares of trials) with Wilson 95% intervals, the conversation's costs (means
+    per trial), then, below a rule, the per-item rates compactly (``value (part/whole)``:
+    per stated claim, per claim of each kind, per citation, per hand-off opened).
 
-
-def mode_table(summaries: Mapping[str, ModeSummary], title: str = "Per-mode results") -> Table:
-    """One column per control mode, one row per metric: pass^k for every k, the three
-    rates with Wilson 95% intervals, and the conversation's costs (means per trial)."""
+    Args:
+        summaries: the modes' summaries, in column order.
+        title: the table's title.
+        unmeasured: keys of rates the run's scorer did not measure
+            (:func:`remit.harness.unmeasured`); their cells read ``n/a``.
+    """
     table = Table(title=title)
     table.add_column("metric", style="bold")
     for name in summaries:
@@ -122,9 +131,21 @@ def mode_table(summaries: Mapping[str, ModeSummary], title: str = "Per-mode resu
     for k in ks:
         table.add_row(f"pass^{k}", *(
             f"{s.pass_hat_k[k]:.2f}" if k in s.pass_hat_k else "-" for s in summaries.values()))
-    for label, cell in _ROWS:
+    table.add_row("trials", *(f"{s.trials} ({s.scenarios} scenarios)"
+                              for s in summaries.values()))
+    for rate in RATES:
+        if not rate.per_item:
+            table.add_row(rate.label, *(_NOT_MEASURED if rate.key in unmeasured
+                                        else _rate(rate.of(s)) for s in summaries.values()))
+    for label, cell in _MEANS:
         table.add_row(label, *(cell(s) for s in summaries.values()))
+    table.add_section()
+    for rate in RATES:
+        if rate.per_item:
+            table.add_row(rate.label, *(_NOT_MEASURED if rate.key in unmeasured
+                                        else _per_item(rate.of(s)) for s in summaries.values()))
     if any(s.model_calls for s in summaries.values()):
+        table.add_section()
         for label, cell in _USAGE_ROWS:
             table.add_row(label, *(cell(s) for s in summaries.values()))
     return table
@@ -271,29 +292,41 @@ def approval_lines(trail: ApprovalTrail) -> list[str]:
 
 def comparison_table(comparison: Comparison,
                      tradeoff: Sequence[TradeoffRow] = ()) -> Table:
-    """Two sides of a comparison, one row per metric: each side's value (rates with their
-    Wilson intervals) or, given the trade-off rows, each side's value and the paired
-    difference with its interval, p and the side it favours
-    (see :func:`remit.reports.build.tradeoff_rows`)."""
+    """Two sides of a comparison, one row per metric: each side's value (headline rates
+    with their Wilson intervals, per-item rates compactly below a rule) or, given the
+    trade-off rows, each side's value and the paired difference with its interval, p and
+    the side it favours (see :func:`remit.reports.build.tradeoff_rows`). Rates a side's
+    scorer did not measure have no row."""
     a, b = comparison.a, comparison.b
     table = Table(title=f"{a.label} vs {b.label} ({comparison.n_paired} paired scenarios)")
     table.add_column("metric", style="bold")
     table.add_column(a.label, justify="right")
     table.add_column(b.label, justify="right")
+    skipped = set(a.unmeasured) | set(b.unmeasured)
     if not tradeoff:
         table.add_row("pass^1", f"{comparison.pass1_a:.2f}", f"{comparison.pass1_b:.2f}")
-        for label, get in _RATES:
-            table.add_row(label, _rate(get(a.summary)), _rate(get(b.summary)))
+        headline = [r for r in RATES if not r.per_item and r.key not in skipped]
+        for rate in headline:
+            table.add_row(rate.label, _rate(rate.of(a.summary)), _rate(rate.of(b.summary)))
         table.add_row("review minutes", f"{a.summary.mean_review_minutes:.0f}",
                       f"{b.summary.mean_review_minutes:.0f}")
         table.add_row("denials", f"{a.summary.mean_denials:.1f}",
                       f"{b.summary.mean_denials:.1f}")
+        table.add_section()
+        for rate in RATES:
+            if rate.per_item and rate.key not in skipped:
+                table.add_row(rate.label, _per_item(rate.of(a.summary)),
+                              _per_item(rate.of(b.summary)))
         return table
-    table.caption = "diff: right - left; 95% paired bootstrap interval; better only if p < 0.05"
+    table.caption = ("diff: right - left; 95% paired bootstrap interval over scenarios (a "
+                     "per-item rate pairs only scenarios with items on both sides); better "
+                     "only if p < 0.05")
     for name in ("diff", "interval", "p"):
         table.add_column(name, justify="right")
     table.add_column("better")
-    for row in tradeoff:
+    for index, row in enumerate(tradeoff):
+        if index and row.per_item and not tradeoff[index - 1].per_item:
+            table.add_section()  # the per-item rates below a rule, as in the mode table
         paired = "" if row.low is None or row.high is None else \
             f"[{row.low:+.2f}, {row.high:+.2f}]"
         table.add_row(row.label, f"{row.value_a:.2f}", f"{row.value_b:.2f}",

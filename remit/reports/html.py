@@ -6,8 +6,9 @@ matplotlib (:mod:`remit.reports.charts`), the swimlanes are inline SVG
 (:mod:`remit.reports.swimlane`), and the page reads fully without JavaScript (sections
 are ``<details>``; one tiny inline script only opens the section a link points at).
 
-Page order: the header with the manifest and the report's notes; the summary per mode;
-the comparisons (all-tools against dual-control first) with the trade-off view; the
+Page order: the header with the manifest and the report's notes; the summary per mode
+(the headline rates, then the per-item rates in a compact table); the comparisons
+(all-tools against dual-control first) with the trade-off view and its per-item rates; the
 charts; the failure causes; the per-scenario table; one section per scenario listing
 its trials; one section per trial shown; and a closing note with the counts, the trials
 left out and the file's own size.
@@ -26,9 +27,10 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from html import escape
 
+from remit.harness.rates import RATES
 from remit.harness.stats import Interval
 from remit.reports.charts import (
     CHART_STYLE,
@@ -39,7 +41,7 @@ from remit.reports.charts import (
     rates_chart,
 )
 from remit.reports.html_style import OPEN_TARGET_SCRIPT, STYLE
-from remit.reports.model import FacetRow, ModeComparison, ModeReport, RunReport
+from remit.reports.model import FacetRow, ModeComparison, ModeReport, RunReport, TradeoffRow
 from remit.reports.swimlane import SWIMLANE_LEGEND, SWIMLANE_STYLE
 from remit.reports.trial_sections import (
     scenario_anchor,
@@ -61,13 +63,9 @@ _MAX_K_ROWS = 10
 
 _SIZE_MARK = "\x00size\x00"
 
-_RATE_ROWS: tuple[tuple[str, Callable[[ModeReport], Interval]], ...] = (
-    ("pass rate", lambda m: m.pass_rate),
-    ("wrong variant", lambda m: m.wrong_variant_rate),
-    ("unsupported claim (per claim)", lambda m: m.unsupported_claim_rate),
-    ("unsupported claim (per trial)", lambda m: m.unsupported_claim_trial_rate),
-    ("abandoned hand-off", lambda m: m.abandoned_handoff_rate),
-)
+_NOT_MEASURED = '<span class="muted">not measured</span>'
+"""The cell of a rate the run's scorer did not measure."""
+
 _PREFERRED = ("all_tools", "dual_control")
 
 
@@ -142,7 +140,18 @@ def _selected(ks: Sequence[int]) -> list[int]:
     return sorted({k for k in ks if k <= 4 or k in powers or k == top})
 
 
-def _summary(modes: Sequence[ModeReport]) -> str:
+def _with_counts(i: Interval) -> str:
+    return f'{_rate(i.value, i.low, i.high)} <span class="muted">{i.successes}/{i.total}</span>'
+
+
+def _per_item(i: Interval) -> str:
+    """A per-item rate, compact: the value and its counts, or a dash without items."""
+    if not i.total:
+        return '<span class="muted">&#8212; (none)</span>'
+    return f'{i.value:.2f} <span class="muted">{i.successes}/{i.total}</span>'
+
+
+def _summary(modes: Sequence[ModeReport], unmeasured: Sequence[str]) -> str:
     ks = sorted({p.k for m in modes for p in m.pass_hat_k})
     rows: list[list[str]] = [["trials (scenarios)", *(f"{m.trials} ({m.scenarios})"
                                                       for m in modes)],
@@ -150,10 +159,11 @@ def _summary(modes: Sequence[ModeReport]) -> str:
     for k in _selected(ks):
         values = [{p.k: p.value for p in m.pass_hat_k}.get(k) for m in modes]
         rows.append([f"pass^{k}", *("&#8212;" if v is None else f"{v:.3f}" for v in values)])
-    for label, get in _RATE_ROWS:
-        rows.append([label, *(f'{_rate(i.value, i.low, i.high)} <span class="muted">'
-                              f"{i.successes}/{i.total}</span>"
-                              for i in (get(m) for m in modes))])
+    rows.append(["pass rate", *(_with_counts(m.pass_rate) for m in modes)])
+    for r in RATES:
+        if not r.per_item:
+            rows.append([escape(r.label), *(_NOT_MEASURED if r.key in unmeasured
+                                            else _with_counts(r.of(m)) for m in modes)])
     rows += [
         ["mean clarification rounds", *(f"{m.mean_clarification_rounds:.2f}" for m in modes)],
         ["mean review minutes", *(f"{m.mean_review_minutes:.1f}" for m in modes)],
@@ -177,11 +187,21 @@ def _summary(modes: Sequence[ModeReport]) -> str:
     issues = (" Reply issues count, by kind, the model replies a well-behaved model would "
               "not send (invalid JSON, an unknown tool, an empty reply...), summed over the "
               "counted trials.") if kinds else ""
+    items = [[escape(r.label), *(_NOT_MEASURED if r.key in unmeasured else _per_item(r.of(m))
+                                 for m in modes)] for r in RATES if r.per_item]
+    head = [escape(m.mode) for m in modes]
     return ('<section id="summary"><h2>Summary per mode</h2>'
-            + _table(["metric", *(escape(m.mode) for m in modes)], rows, "summary")
-            + '<p class="muted">Rates carry Wilson 95% intervals; pass^k is the chance that '
-              f"k trials of a scenario all pass, averaged over scenarios.{issues}</p>"
-              "</section>")
+            + _table(["metric", *head], rows, "summary")
+            + '<p class="muted">Rates carry Wilson 95% intervals and count trials: a trial '
+              "with several wrong SKUs, unsupported claims or hand-offs counts once. A wrong "
+              "variant is final when the version offered last has it, shown when any "
+              "version offered did; a hand-off is missing when the goal needed an owner "
+              "action the agent never requested. pass^k is the chance that k trials of a "
+              f"scenario all pass, averaged over scenarios.{issues}</p>"
+              '<p class="sub">Per item</p>'
+            + _table(["rate", *head], items, "items")
+            + '<p class="muted">Pooled over the counted trials: unsupported (or abandoned) / '
+              "items of that kind; the intervals are in the JSON report.</p></section>")
 
 
 # -- comparisons ----------------------------------------------------------------------------
@@ -200,15 +220,16 @@ def _comparison(c: ModeComparison) -> str:
                f"[{c.delta_low:+.3f}, {c.delta_high:+.3f}]; McNemar exact p = "
                f"<b>{c.mcnemar_p:.4f}</b>. Scenarios passing only in {b}: {c.b01}; only in "
                f"{a}: {c.b10}.</p>")
-    tradeoff = _table(
-        ["metric", a, b, f"{b} &#8722; {a}", "95% paired interval", "p", "better"],
-        ([escape(r.label), f"{r.value_a:.3f}", f"{r.value_b:.3f}", f"{r.difference:+.3f}",
-          "" if r.low is None or r.high is None else f"[{r.low:+.3f}, {r.high:+.3f}]",
-          "" if r.p_value is None else f"{r.p_value:.4f}",
-          f'<span class="better">{escape(r.better)}</span>' if r.better
-          else ('<span class="muted">no clear difference</span>' if r.p_value is not None
-                else "")]
-         for r in c.tradeoff), "tradeoff")
+    head = ["metric", a, b, f"{b} &#8722; {a}", "95% paired interval", "p", "better"]
+    tradeoff = _table(head, (_tradeoff_cells(r) for r in c.tradeoff if not r.per_item),
+                      "tradeoff")
+    items = [[*_tradeoff_cells(r), "" if r.paired_scenarios is None else str(r.paired_scenarios)]
+             for r in c.tradeoff if r.per_item]
+    if items:
+        tradeoff += ('<p class="sub">Per item</p>'
+                     + _table([*head, "paired scenarios"], items, "tradeoff-items")
+                     + '<p class="muted">Each scenario\'s rate over its own trials; only '
+                       "scenarios with items on both sides are paired.</p>")
     flips = [f"{_scenario_link(f.scenario_id)}: {a} {f.outcome_a} &#8594; {b} {f.outcome_b}"
              for f in c.flips]
     parts = [f"<h3>{a} vs {b}</h3>", verdict, '<p class="sub">Trade-off</p>', tradeoff,
@@ -219,6 +240,15 @@ def _comparison(c: ModeComparison) -> str:
         parts.append(_collapsed([escape(x) for x in c.missing], "not paired"))
     parts += [f'<p class="no">Warning: {escape(w)}</p>' for w in c.warnings]
     return "".join(parts)
+
+
+def _tradeoff_cells(r: TradeoffRow) -> list[str]:
+    return [escape(r.label), f"{r.value_a:.3f}", f"{r.value_b:.3f}", f"{r.difference:+.3f}",
+            "" if r.low is None or r.high is None else f"[{r.low:+.3f}, {r.high:+.3f}]",
+            "" if r.p_value is None else f"{r.p_value:.4f}",
+            f'<span class="better">{escape(r.better)}</span>' if r.better
+            else ('<span class="muted">no clear difference</span>' if r.p_value is not None
+                  else "")]
 
 
 def _comparisons(report: RunReport) -> str:
@@ -239,8 +269,9 @@ def _charts(report: RunReport) -> str:
     colours = mode_colours(names)
     figures = [
         _figure(pass_hat_k_chart(report.modes, colours), "pass^k curve per mode"),
-        _figure(rates_chart(report.modes, colours),
-                "Wrong-variant, unsupported-claim and abandoned hand-off rates (95% intervals)"),
+        _figure(rates_chart(report.modes, colours, report.unmeasured_rates),
+                "Share of trials with a wrong variant (final, shown), an unsupported claim, "
+                "an abandoned or a missing hand-off (95% intervals)"),
         _figure(handoffs_chart(report.breakdown.handoffs, names, colours),
                 f"Success by number of required hand-offs (from "
                 f"{report.breakdown.handoffs_source})"),
@@ -305,7 +336,8 @@ def _trial_sections(report: RunReport, shown: set[str]) -> str:
              "each is collapsed: open it for the approval trail, the transcript and the "
              f"swimlane.</p>{SWIMLANE_LEGEND}")
     scenarios = {s.scenario_id for s in report.scenarios}
-    body = "".join(trial_section(t, scenario_link=t.scenario_id in scenarios) for t in rows)
+    body = "".join(trial_section(t, scenario_link=t.scenario_id in scenarios,
+                                 unmeasured=report.unmeasured_rates) for t in rows)
     return f'<section id="trials"><h2>Trials</h2>{intro}{body}</section>'
 
 
@@ -358,7 +390,8 @@ def render_html(report: RunReport, *,
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>remit report {escape(report.manifest.run_id)}</title>"
         f"<style>{STYLE}{CHART_STYLE}{SWIMLANE_STYLE}</style></head><body>",
-        _header(report), _summary(report.modes), _comparisons(report), _charts(report),
+        _header(report), _summary(report.modes, report.unmeasured_rates),
+        _comparisons(report), _charts(report),
         _failures(report), _scenario_table(report), scenario_sections(report, shown),
         _trial_sections(report, shown), _closing(report, shown, max_trial_sections),
         f"<script>{OPEN_TARGET_SCRIPT}</script></body></html>\n",

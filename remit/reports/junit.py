@@ -9,10 +9,13 @@ divergence marked ``>>``). A case whose every trial was excluded after an
 infrastructure error is ``<skipped>``.
 
 Metrics travel as ``<properties>``: on each suite, the mode's pass^k for every k, its
-rates (value and Wilson interval), means, trials and errors; on each case, its trials,
-passes and pass^k at k = trials. When the agent reports its usage (an LLM agent), suites
-and cases also carry ``model_calls``, ``prompt_tokens``, ``completion_tokens``, ``cost``
-with ``cost.currency`` (when every trial was priced) and ``reply_issues.<kind>`` for each
+rates (value and Wilson interval as ``name``, ``name.low``, ``name.high``: the pass rate,
+the headline rates and the per-item rates of :data:`remit.harness.RATES`, under their
+``ModeReport`` field names; a rate the run's scorer did not measure is left out), means,
+trials, errors and the scorer version; on each case, its trials, passes and pass^k at
+k = trials. When the agent reports its usage (an LLM agent), suites and cases also carry
+``model_calls``, ``prompt_tokens``, ``completion_tokens``, ``cost`` with
+``cost.currency`` (when every trial was priced) and ``reply_issues.<kind>`` for each
 kind of unusable model reply, summed over the counted trials. The ``<testsuites>``
 element carries the run's id.
 """
@@ -26,6 +29,7 @@ from datetime import UTC
 
 from remit.actors import AgentUsage
 from remit.catalogue import Money
+from remit.harness.rates import RATES
 from remit.harness.stats import Interval
 from remit.reports.model import ModeReport, RunReport, ScenarioCell, TrialRow
 
@@ -53,14 +57,14 @@ def _interval(name: str, interval: Interval) -> list[tuple[str, object]]:
             (f"{name}.high", f"{interval.high:.4f}")]
 
 
-def _mode_properties(mode: ModeReport) -> list[tuple[str, object]]:
+def _mode_properties(mode: ModeReport, unmeasured: Sequence[str]) -> list[tuple[str, object]]:
     pairs: list[tuple[str, object]] = [("mode", mode.mode), ("trials", mode.trials),
                                        ("scenarios", mode.scenarios), ("passed", mode.passed)]
     pairs += [(f"pass^{p.k}", f"{p.value:.4f}") for p in mode.pass_hat_k]
     pairs += _interval("pass_rate", mode.pass_rate)
-    pairs += _interval("wrong_variant_rate", mode.wrong_variant_rate)
-    pairs += _interval("unsupported_claim_rate", mode.unsupported_claim_rate)
-    pairs += _interval("abandoned_handoff_rate", mode.abandoned_handoff_rate)
+    for rate in RATES:
+        if rate.key not in unmeasured:
+            pairs += _interval(rate.key, rate.of(mode))
     pairs += [("mean_clarification_rounds", f"{mode.mean_clarification_rounds:.4f}"),
               ("mean_review_minutes", f"{mode.mean_review_minutes:.4f}"),
               ("mean_denials", f"{mode.mean_denials:.4f}"),
@@ -157,7 +161,8 @@ def render_junit(report: RunReport) -> str:
         suite = ET.SubElement(root, "testsuite", name=mode.mode,
                               timestamp=f"{m.started_at.astimezone(UTC):%Y-%m-%dT%H:%M:%S}")
         _props(suite, [("run_id", m.run_id), ("suite", m.suite_id),
-                       ("agent", m.agent_id), *_mode_properties(mode)])
+                       ("agent", m.agent_id), ("scorer_version", m.scorer_version),
+                       *_mode_properties(mode, report.unmeasured_rates)])
         counts = [0, 0, 0]
         for scenario_id in order:
             trials = rows.get((mode.mode, scenario_id))

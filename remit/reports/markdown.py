@@ -1,14 +1,17 @@
 """The report as Markdown, readable in a code review (GitHub-flavoured tables).
 
 :func:`render_markdown` writes, in order: the notes, the manifest, the per-mode table
-(pass^k for every k, the rates with Wilson 95% intervals, the means, errors; for an
-agent that reports its usage, model calls, tokens, cost and reply issues by kind),
-each mode comparison (pass^1 delta with its paired bootstrap interval and McNemar p,
-the flips, the trade-off table), the breakdown by subtask group and by required
-hand-offs, the failure causes, the per-scenario table, and the approval trails of
-failing trials (numbered steps, each with its effect; ``>>`` marks the first divergence
-from the reference plan; a trial's model usage and reply issues when its agent reports
-them; the transcript follows). Long sections are capped (:data:`MAX_SCENARIO_ROWS`,
+(pass^k for every k, the headline rates with Wilson 95% intervals, the means, errors;
+for an agent that reports its usage, model calls, tokens, cost and reply issues by
+kind) with the per-item rates in a compact table under it, each mode comparison (pass^1
+delta with its paired bootstrap interval and McNemar p, the flips, the trade-off table
+and its per-item rates), the breakdown by subtask group and by required hand-offs, the
+failure causes, the per-scenario table, and the approval trails of failing trials (what
+broke, the trial's wrong variants, unsupported claims, unsupported citations, abandoned
+and missing hand-offs, numbered steps, each with its effect; ``>>`` marks the first
+divergence from the reference plan; a trial's model usage and reply issues when its
+agent reports them; the transcript follows). A rate the run's scorer did not measure
+reads ``n/a``. Long sections are capped (:data:`MAX_SCENARIO_ROWS`,
 :data:`MAX_TRAILS`...) with a note saying how much was left out; the JSON report holds
 everything.
 """
@@ -20,12 +23,14 @@ from datetime import UTC
 
 from remit.actors import AgentUsage
 from remit.catalogue import Money
+from remit.harness.rates import RATES
 from remit.harness.stats import Interval
 from remit.reports.model import (
     ApprovalTrail,
     BreakdownCell,
     ModeComparison,
     RunReport,
+    TradeoffRow,
     TrialRow,
 )
 
@@ -60,8 +65,19 @@ def _table(header: Sequence[str], rows: Iterable[Sequence[object]],
     return lines
 
 
+_NOT_MEASURED = "n/a"
+"""The cell of a rate the run's scorer did not measure."""
+
+
 def _rate(interval: Interval) -> str:
     return f"{interval.value:.2f} [{interval.low:.2f}, {interval.high:.2f}]"
+
+
+def _per_item(interval: Interval) -> str:
+    """A per-item rate, compact: ``0.10 (2/20)``, or ``-`` when there was no item."""
+    if not interval.total:
+        return "-"
+    return f"{interval.value:.2f} ({interval.successes}/{interval.total})"
 
 
 def _clip(text: str, limit: int = _TEXT_CHARS) -> str:
@@ -116,13 +132,14 @@ def _modes(report: RunReport) -> list[str]:
     for k in ks:
         rows.append([f"pass^{k}", *(next((f"{p.value:.2f}" for p in m.pass_hat_k if p.k == k),
                                          "-") for m in modes)])
+    skip = set(report.unmeasured_rates)
     rows += [
         ["trials", *(f"{m.trials} ({m.scenarios} scenarios)" for m in modes)],
         ["pass rate", *(_rate(m.pass_rate) for m in modes)],
-        ["wrong variant", *(_rate(m.wrong_variant_rate) for m in modes)],
-        ["unsupported claim (per claim)", *(_rate(m.unsupported_claim_rate) for m in modes)],
-        ["unsupported claim (trials)", *(_rate(m.unsupported_claim_trial_rate) for m in modes)],
-        ["abandoned hand-off", *(_rate(m.abandoned_handoff_rate) for m in modes)],
+    ]
+    rows += [[r.label, *(_NOT_MEASURED if r.key in skip else _rate(r.of(m)) for m in modes)]
+             for r in RATES if not r.per_item]
+    rows += [
         ["clarification rounds", *(f"{m.mean_clarification_rounds:.1f}" for m in modes)],
         ["review minutes", *(f"{m.mean_review_minutes:.0f}" for m in modes)],
         ["denials", *(f"{m.mean_denials:.1f}" for m in modes)],
@@ -144,10 +161,24 @@ def _modes(report: RunReport) -> list[str]:
                                     f"1..{every[-1]}; the JSON report holds every k.")
     issues = (" Reply issues count, by kind, the model replies a well-behaved model would "
               "not send, summed over the counted trials.") if kinds else ""
+    unmeasured = f" {_NOT_MEASURED}: not measured by this run's scorer." if skip else ""
+    items = [[r.label, *(_NOT_MEASURED if r.key in skip else _per_item(r.of(m))
+                         for m in modes)] for r in RATES if r.per_item]
+    right = range(1, len(modes) + 1)
     return ["## Per-mode results", "",
-            f"Rates carry Wilson 95% intervals; means are per trial.{shown}{issues}", "",
-            *_table(("metric", *(m.mode for m in modes)), rows,
-                    right=range(1, len(modes) + 1))]
+            f"Rates carry Wilson 95% intervals and are shares of trials: {_READING} Means "
+            f"are per trial.{shown}{issues}{unmeasured}", "",
+            *_table(("metric", *(m.mode for m in modes)), rows, right=right), "",
+            "Per item, pooled over the counted trials: unsupported (or abandoned) / items, "
+            "`-` when there was none; the intervals are in the JSON report.", "",
+            *_table(("per item", *(m.mode for m in modes)), items, right=right)]
+
+
+_READING = ("a trial with several wrong SKUs, unsupported claims or hand-offs counts once; "
+            "a wrong variant is final when the version offered last has it and shown when "
+            "any version offered did; a hand-off is missing when the goal needed an owner "
+            "action the agent never requested.")
+"""How the headline rates read, under the per-mode table."""
 
 
 def _curve_points(ks: Sequence[int]) -> list[int]:
@@ -173,19 +204,28 @@ def _comparison(c: ModeComparison) -> list[str]:
         lines.append(f"  - ... and {len(c.flips) - MAX_FLIPS} more flips (see the JSON report)")
     lines += [f"- not paired: {m}" for m in c.missing]
     lines += [f"- **warning**: {w}" for w in c.warnings]
-    rows = [(t.label, f"{t.value_a:.2f}", f"{t.value_b:.2f}", f"{t.difference:+.2f}",
-             _interval(t.low, t.high), "" if t.p_value is None else f"{t.p_value:.4f}",
-             t.better or ("-" if t.p_value is None else "no clear difference"))
-            for t in c.tradeoff]
     wins = {mode: [t.label for t in c.tradeoff if t.better == mode] for mode in (c.b, c.a)}
     verdict = "; ".join(f"{mode} is better on {', '.join(labels)}"
                         for mode, labels in wins.items() if labels) or "no clear difference"
+    head = ("metric", c.a, c.b, f"{c.b} - {c.a}", "95% paired interval", "p", "better")
     lines += ["", f"Trade-off: {verdict} (better: higher pass^k, lower everything else; "
                   "named only where the paired test gives p < 0.05).",
               "",
-              *_table(("metric", c.a, c.b, f"{c.b} - {c.a}", "95% paired interval", "p",
-                       "better"), rows, right=(1, 2, 3))]
+              *_table(head, [_tradeoff_row(t) for t in c.tradeoff if not t.per_item],
+                      right=(1, 2, 3))]
+    items = [(*_tradeoff_row(t), "" if t.paired_scenarios is None else t.paired_scenarios)
+             for t in c.tradeoff if t.per_item]
+    if items:
+        lines += ["", "Per item (each scenario's rate over its own trials; only scenarios "
+                      "with items on both sides are paired):", "",
+                  *_table((*head, "paired scenarios"), items, right=(1, 2, 3, 7))]
     return lines
+
+
+def _tradeoff_row(t: TradeoffRow) -> tuple[str, ...]:
+    return (t.label, f"{t.value_a:.2f}", f"{t.value_b:.2f}", f"{t.difference:+.2f}",
+            _interval(t.low, t.high), "" if t.p_value is None else f"{t.p_value:.4f}",
+            t.better or ("-" if t.p_value is None else "no clear difference"))
 
 
 def _interval(low: float | None, high: float | None) -> str:
@@ -313,12 +353,28 @@ def _decision_lines(trail: ApprovalTrail) -> list[str]:
     return lines or ["   (no authority decision)"]
 
 
+def _sentences(title: str, sentences: Sequence[str]) -> list[str]:
+    """A titled sub-list of a trial's sentences (at most eight), or nothing."""
+    if not sentences:
+        return []
+    lines = [f"- {title}:", *(f"  - {_clip(s, 200)}" for s in sentences[:8])]
+    if len(sentences) > 8:
+        lines.append(f"  - ... and {len(sentences) - 8} more")
+    return lines
+
+
 def _trail(number: int, row: TrialRow, trail: ApprovalTrail) -> list[str]:
     verdict = "passed" if row.passed else "failed"
     lines = [f"### {number}. `{row.id}`: {verdict}", ""]
     lines += [f"- broke: {_clip(f, 200)}" for f in row.score.failures[:8]]
     if len(row.score.failures) > 8:
         lines.append(f"- ... and {len(row.score.failures) - 8} more")
+    score = row.score
+    lines += _sentences("wrong variants", score.wrong_variants)
+    lines += _sentences("unsupported claims", score.unsupported)
+    lines += _sentences("unsupported citations", score.unsupported_cited)
+    lines += _sentences("abandoned hand-offs", score.abandoned)
+    lines += _sentences("missing hand-offs", score.missing)
     lines += [f"- {c}" for c in trail.confirmations]
     if trail.divergence is not None:
         lines.append(f"- left the reference plan at step {trail.divergence.step:02d} "

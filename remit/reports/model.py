@@ -11,7 +11,8 @@ removing a field or changing a meaning bumps the major version (see docs/reports
 Sections, in reading order:
 
 - ``manifest``: the run's provenance (:class:`remit.harness.RunManifest`).
-- ``modes``: per control mode, the pass^k curve, the rates with Wilson intervals, the
+- ``modes``: per control mode, the pass^k curve, the rates with Wilson intervals (the
+  headline rates per trial, the per-item rates per claim, citation or hand-off), the
   per-trial means, errors (:class:`ModeReport`).
 - ``comparisons``: every pair of modes in run order, paired by scenario, with the
   trade-off in one view (:class:`ModeComparison`, :class:`TradeoffRow`).
@@ -60,7 +61,7 @@ __all__ = [
     "TrialRow",
 ]
 
-REPORT_VERSION = "1.1"
+REPORT_VERSION = "2.0"
 """The version of the report's data (and of its JSON Schema): ``major.minor``."""
 
 TrailPolicy = Literal["failing", "all", "none"]
@@ -74,7 +75,7 @@ _ERROR_CODES = frozenset(get_args(ErrorCode))
 
 
 class _Row(BaseModel):
-    # unknown fields are ignored, not refused: a reader of 1.x reads any later 1.y
+    # unknown fields are ignored, not refused: a reader of 2.x reads any later 2.y
     model_config = ConfigDict(frozen=True)
 
 
@@ -92,6 +93,10 @@ class PassK(_Row):
 class ModeReport(_Row):
     """One control mode's results.
 
+    Every rate is a Wilson 95% interval with its counts (``successes`` / ``total``),
+    named as in :class:`remit.harness.ModeSummary` and listed in
+    :data:`remit.harness.RATES`; the counted trials are pooled.
+
     Attributes:
         mode: the mode's name.
         fingerprint: the mode's fingerprint from the manifest ("" if the manifest lacks it).
@@ -99,11 +104,20 @@ class ModeReport(_Row):
         trials: counted trials (after the run's error treatment).
         passed: counted trials that passed.
         pass_hat_k: pass^k for k = 1..the smallest trial count of a scenario.
-        pass_rate: passing trials / trials, with a Wilson 95% interval.
-        wrong_variant_rate: trials offering a wrong variant / trials.
-        unsupported_claim_rate: unsupported claims / claims.
-        unsupported_claim_trial_rate: trials with an unsupported claim / trials.
-        abandoned_handoff_rate: trials with an abandoned hand-off / trials.
+        pass_rate: passing trials / trials.
+        wrong_variant_rate: trials whose version offered last has a wrong SKU / trials.
+        wrong_variant_shown_rate: trials that offered a wrong SKU at any point / trials.
+        unsupported_claim_rate: trials with at least one unsupported stated claim /
+            trials (the headline; before 2.0 this field was per claim).
+        unsupported_per_claim: unsupported stated claims / stated claims.
+        unsupported_attribute_claims, unsupported_fit_claims,
+            unsupported_authority_claims: unsupported claims of that kind / stated
+            claims of that kind.
+        unsupported_cited: unsupported quote-line citations / citations.
+        abandoned_handoff_rate: trials with a hand-off the agent opened and left / trials.
+        abandoned_per_handoff: abandoned hand-offs / hand-offs the agent opened.
+        missing_handoff_rate: trials with a required owner action the agent never
+            requested / trials.
         mean_clarification_rounds, mean_review_minutes, mean_denials, mean_steps:
             per-trial means.
         errors: trials that ended in an agent error.
@@ -125,9 +139,16 @@ class ModeReport(_Row):
     pass_hat_k: tuple[PassK, ...]
     pass_rate: Interval
     wrong_variant_rate: Interval
+    wrong_variant_shown_rate: Interval
     unsupported_claim_rate: Interval
-    unsupported_claim_trial_rate: Interval
+    unsupported_per_claim: Interval
+    unsupported_attribute_claims: Interval
+    unsupported_fit_claims: Interval
+    unsupported_authority_claims: Interval
+    unsupported_cited: Interval
     abandoned_handoff_rate: Interval
+    abandoned_per_handoff: Interval
+    missing_handoff_rate: Interval
     mean_clarification_rounds: float
     mean_review_minutes: float
     mean_denials: float
@@ -157,16 +178,24 @@ class TradeoffRow(_Row):
     """One metric of the trade-off view: both modes' values and which is better.
 
     Attributes:
-        metric: the metric's key (``pass_rate``, ``wrong_variant_rate``...).
-        label: how people read it (``wrong variant``).
+        metric: the metric's key (``pass_hat_1``, ``wrong_variant_rate``,
+            ``mean_steps``...: a field of the mode's summary).
+        label: how people read it (``wrong variant (final)``).
         value_a, value_b: the metric on each side.
         difference: ``value_b - value_a``.
         higher_is_better: whether a larger value is the better one.
+        per_item: a per-item rate (per claim, citation or hand-off opened, not per
+            trial), shown in the compact secondary table; such a row exists only when
+            both sides had at least one item of its kind (added in 2.0).
         low, high: the 95% paired bootstrap interval of the mean per-scenario
-            difference (b - a), when the metric is a per-trial one (not pass^k for k > 1,
-            not the agent-error count).
+            difference (b - a), each scenario's value being the metric over its own
+            trials; none for pass^k with k > 1, the agent-error count, and a per-item
+            rate no paired scenario has items of on both sides.
         p_value: the paired test of that difference (McNemar's exact test for pass^1, a
             sign-flip randomization test otherwise), when there is an interval.
+        paired_scenarios: the scenarios the interval and test pair: every paired
+            scenario, except for a per-item rate, which pairs only the scenarios with
+            at least one item on both sides (added in 2.0).
         better: the better mode's name when the paired test finds a difference
             (p < 0.05); ``None`` otherwise (no clear difference, or no test).
     """
@@ -177,9 +206,11 @@ class TradeoffRow(_Row):
     value_b: float
     difference: float
     higher_is_better: bool
+    per_item: bool
     low: float | None = None
     high: float | None = None
     p_value: float | None = None
+    paired_scenarios: int | None = None
     better: str | None
 
 
@@ -487,7 +518,13 @@ class RunReport(_Row):
         plans_available: whether the suite was given (reference plans and tags known).
         trail_policy: which trials carry a full approval trail.
         trails_kept: how many trials carry one.
-        notes: sentences a reader must see (missing suite, trail policy, caps).
+        notes: sentences a reader must see (missing suite, trail policy, caps, a run
+            scored by an older scorer).
+        unmeasured_rates: the keys of the rates the run's scorer did not measure
+            (:func:`remit.harness.unmeasured`: a run scored by scorer 1 has no shown
+            wrong variants, claim kinds, citations apart, hand-offs opened or missing
+            hand-offs); they read 0 of 0 in ``modes`` (no data), renderers show them as
+            not measured, and comparisons leave them out (added in 2.0).
         modes: per mode, in run order.
         comparisons: every pair of modes, in run order.
         breakdown: pass rates per tag facet and per required hand-offs.
@@ -503,6 +540,7 @@ class RunReport(_Row):
     trail_policy: TrailPolicy
     trails_kept: int
     notes: tuple[str, ...]
+    unmeasured_rates: tuple[str, ...]
     modes: tuple[ModeReport, ...]
     comparisons: tuple[ModeComparison, ...]
     breakdown: Breakdown

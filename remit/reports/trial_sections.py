@@ -9,9 +9,13 @@ those with a section, index ranges for the others. Each trial shown gets one col
 
 A trial section opens on the trial's verdict and ends with its approval trail:
 
-- the score's facts (final state, end reason, steps, denials..., and for an agent that
-  reports its usage, its model calls, tokens, cost and unusable replies by kind) and
-  every broken expectation, unsupported claim and abandoned hand-off, as sentences;
+- the score's facts (final state, end reason, steps, denials, wrong variant final and
+  shown, stated claims by kind and citations with how many are unsupported, hand-offs
+  opened and abandoned, missing hand-offs; for an agent that reports its usage, its
+  model calls, tokens, cost and unusable replies by kind; a fact the run's scorer did
+  not measure reads "not measured") and, as sentences, every broken expectation, wrong
+  variant (with the rules excluding it), unsupported stated claim, unsupported citation
+  (apart), abandoned hand-off and missing hand-off;
 - the first divergence from the reference plan, called out, and the shortest
   explaining trail (:func:`remit.reports.explain`) when the report carries it;
 - the swimlane of the four parties (:func:`remit.reports.swimlane.swimlane_svg`);
@@ -30,9 +34,10 @@ is a valid id and a fragment that needs no percent-encoding.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from html import escape
 
+from remit.harness.scoring import TrialScore
 from remit.reports.model import ApprovalTrail, DecisionRow, RunReport, TranscriptLine, TrialRow
 from remit.reports.swimlane import swimlane_svg
 
@@ -81,9 +86,43 @@ def _verdict(row: TrialRow) -> str:
     return "passed" if row.passed else "failed"
 
 
-def _facts(row: TrialRow) -> str:
+_NOT_MEASURED = "not measured"
+
+
+def _yes(wrong: bool, skus: Sequence[str]) -> str:
+    return f"yes ({', '.join(skus)})" if wrong else "no"
+
+
+def _score_facts(score: TrialScore, unmeasured: Collection[str]) -> list[tuple[str, str]]:
+    """What the trial's score counted; a count its scorer did not keep reads
+    "not measured" (scorer 1 kept abandoned hand-offs but not those opened)."""
+    def fact(key: str, value: str) -> str:
+        return _NOT_MEASURED if key in unmeasured else value
+
+    kinds = ", ".join(f"{kind} {total} ({bad})" for kind, total, bad in (
+        ("attribute", score.attribute_claims, score.unsupported_attribute_claims),
+        ("fit", score.fit_claims, score.unsupported_fit_claims),
+        ("authority", score.authority_claims, score.unsupported_authority_claims)))
+    handoffs = (("abandoned hand-offs", str(score.abandoned_handoffs))
+                if "abandoned_per_handoff" in unmeasured else
+                ("hand-offs opened (abandoned)",
+                 f"{score.handoffs} ({score.abandoned_handoffs})"))
+    return [
+        ("wrong variant (final)", _yes(score.wrong_variant, score.wrong_skus)),
+        ("wrong variant (shown)", fact("wrong_variant_shown_rate", _yes(
+            score.wrong_variant_shown, score.wrong_shown_skus))),
+        ("claims (unsupported)" if "unsupported_cited" in unmeasured  # citations too
+         else "stated claims (unsupported)", f"{score.claims} ({score.unsupported_claims})"),
+        ("by kind (unsupported)", fact("unsupported_attribute_claims", kinds)),
+        ("citations (unsupported)", fact(
+            "unsupported_cited", f"{score.cited_claims} ({score.unsupported_cited_claims})")),
+        handoffs,
+        ("missing hand-offs", fact("missing_handoff_rate", str(score.missing_handoffs))),
+    ]
+
+
+def _facts(row: TrialRow, unmeasured: Collection[str]) -> str:
     score = row.score
-    wrong = f"yes ({', '.join(score.wrong_skus)})" if score.wrong_variant else "no"
     pairs = [
         ("verdict", _verdict(row) + ("" if row.counted else " (not counted)")),
         ("seed", str(row.seed)),
@@ -93,9 +132,7 @@ def _facts(row: TrialRow) -> str:
         ("denials", str(score.denials)),
         ("clarification rounds", str(score.clarification_rounds)),
         ("review minutes", str(score.review_minutes)),
-        ("wrong variant", wrong),
-        ("claims (unsupported)", f"{score.claims} ({score.unsupported_claims})"),
-        ("abandoned hand-offs", str(score.abandoned_handoffs)),
+        *_score_facts(score, unmeasured),
     ]
     if row.infra_error:
         pairs.append(("infrastructure error", row.infra_error))
@@ -216,12 +253,15 @@ def _trail(row: TrialRow, trail: ApprovalTrail) -> str:
     return "".join(parts)
 
 
-def trial_section(row: TrialRow, *, scenario_link: bool = True) -> str:
+def trial_section(row: TrialRow, *, scenario_link: bool = True,
+                  unmeasured: Collection[str] = ()) -> str:
     """One trial's section: a collapsed ``<details>`` with the trial's anchor as its id.
 
     Args:
         row: the trial.
         scenario_link: link back to the scenario's section (off when the page has none).
+        unmeasured: keys of the rates the run's scorer did not measure
+            (``RunReport.unmeasured_rates``); the facts behind them read "not measured".
     """
     first = row.score.failures[0] if row.score.failures else (
         row.infra_error or ("passed" if row.passed else "failed"))
@@ -229,10 +269,14 @@ def trial_section(row: TrialRow, *, scenario_link: bool = True) -> str:
     sign = "&#10003;" if row.passed else "&#10007;"
     back = (f' &#183; <a href="#{scenario_anchor(row.scenario_id)}">scenario '
             f"{escape(row.scenario_id)}</a>") if scenario_link else ""
-    body = [_facts(row),
-            _sentences("Broken expectations", row.score.failures, "broke"),
-            _sentences("Unsupported claims", row.score.unsupported, "broke"),
-            _sentences("Abandoned hand-offs", row.score.abandoned, "broke")]
+    score = row.score
+    body = [_facts(row, unmeasured),
+            _sentences("Broken expectations", score.failures, "broke"),
+            _sentences("Wrong variants", score.wrong_variants, "broke"),
+            _sentences("Unsupported claims", score.unsupported, "broke"),
+            _sentences("Unsupported citations", score.unsupported_cited, "broke"),
+            _sentences("Abandoned hand-offs", score.abandoned, "broke"),
+            _sentences("Missing hand-offs", score.missing, "broke")]
     if row.trail is not None:
         body.append(_trail(row, row.trail))
     else:

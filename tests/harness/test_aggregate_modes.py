@@ -64,25 +64,46 @@ def test_pass_rate_is_a_wilson_interval_per_trial() -> None:
 def test_rates_use_their_own_denominators() -> None:
     scored = [
         ScoredTrial(scenario_id="a", mode="m", trial=0,
-                    score=_score(claims=6, unsupported_claims=2, wrong_variant=True,
-                                 wrong_skus=("BV-1",), abandoned_handoffs=2,
-                                 abandoned=("x", "y"))),
-        ScoredTrial(scenario_id="a", mode="m", trial=1, score=_score(claims=4)),
-        ScoredTrial(scenario_id="b", mode="m", trial=0, score=_score(claims=0)),
+                    score=_score(claims=6, unsupported_claims=2, attribute_claims=4,
+                                 unsupported_attribute_claims=1, fit_claims=1,
+                                 unsupported_fit_claims=1, authority_claims=1,
+                                 wrong_variant=True, wrong_skus=("BV-1",),
+                                 wrong_variant_shown=True, wrong_shown_skus=("BV-1",),
+                                 handoffs=3, abandoned_handoffs=2, abandoned=("x", "y"))),
+        ScoredTrial(scenario_id="a", mode="m", trial=1,
+                    score=_score(claims=4, attribute_claims=4, cited_claims=5,
+                                 unsupported_cited_claims=2, unsupported_cited=("c1", "c2"),
+                                 wrong_variant_shown=True, wrong_shown_skus=("BV-2",),
+                                 handoffs=1)),
+        ScoredTrial(scenario_id="b", mode="m", trial=0,
+                    score=_score(claims=0, cited_claims=3, missing_handoffs=2,
+                                 missing=("m1", "m2"))),
         ScoredTrial(scenario_id="b", mode="m", trial=1,
                     score=_score(False, claims=0, unsupported_claims=0)),
     ]
     summary = aggregate(scored)
-    assert summary.unsupported_claim_rate == wilson(2, 10)           # per claim
-    assert summary.unsupported_claim_trial_rate == wilson(1, 4)      # trials with >= 1
-    assert summary.wrong_variant_rate == wilson(1, 4)
+    assert summary.unsupported_claim_rate == wilson(1, 4)            # trials with >= 1
+    assert summary.unsupported_per_claim == wilson(2, 10)            # per stated claim
+    assert summary.unsupported_attribute_claims == wilson(1, 8)      # per claim of its kind
+    assert summary.unsupported_fit_claims == wilson(1, 1)
+    assert summary.unsupported_authority_claims == wilson(0, 1)
+    assert summary.unsupported_cited == wilson(2, 8)                 # citations, apart
+    assert summary.wrong_variant_rate == wilson(1, 4)                # final
+    assert summary.wrong_variant_shown_rate == wilson(2, 4)          # any version offered
     assert summary.abandoned_handoff_rate == wilson(1, 4)            # not 2 of 4
+    assert summary.abandoned_per_handoff == wilson(2, 4)             # per hand-off opened
+    assert summary.missing_handoff_rate == wilson(1, 4)              # not 2 of 4
     assert summary.pass_rate == wilson(3, 4)
 
 
-def test_no_claims_gives_an_empty_interval() -> None:
-    rate = aggregate(_table()).unsupported_claim_rate
-    assert (rate.value, rate.low, rate.high, rate.total) == (0.0, 0.0, 1.0, 0)
+def test_no_claims_gives_an_empty_interval_per_claim() -> None:
+    summary = aggregate(_table())
+    for rate in (summary.unsupported_per_claim, summary.unsupported_attribute_claims,
+                 summary.unsupported_fit_claims, summary.unsupported_authority_claims,
+                 summary.unsupported_cited, summary.abandoned_per_handoff):
+        assert (rate.value, rate.low, rate.high, rate.total) == (0.0, 0.0, 1.0, 0)
+    trials = summary.unsupported_claim_rate  # the headline still counts the trials
+    assert (trials.successes, trials.total) == (0, 8)
 
 
 def test_means_and_errors() -> None:
@@ -113,8 +134,11 @@ def test_summarise_groups_by_mode_in_first_seen_order() -> None:
 
 def test_summary_is_json_serialisable_with_the_cli_keys() -> None:
     dumped = aggregate(_table()).model_dump(mode="json")
-    assert {"pass_hat_k", "wrong_variant_rate", "unsupported_claim_rate",
-            "abandoned_handoff_rate"} <= set(dumped)
+    assert {"pass_hat_k", "wrong_variant_rate", "wrong_variant_shown_rate",
+            "unsupported_claim_rate", "unsupported_per_claim", "unsupported_cited",
+            "abandoned_handoff_rate", "abandoned_per_handoff", "missing_handoff_rate",
+            } <= set(dumped)
+    assert "unsupported_claim_trial_rate" not in dumped  # now unsupported_claim_rate
     assert dumped["pass_hat_k"]["1"] == 0.75
     assert dumped["wrong_variant_rate"] == {"value": 0.0, "low": 0.0,
                                             "high": pytest.approx(0.3244, abs=1e-4),

@@ -24,10 +24,11 @@ from remit.harness.compare import (
     model_calls_source,
     paired_bootstrap,
 )
-from remit.harness.manifest import ErrorTreatment, ModeManifest, RunManifest
+from remit.harness.manifest import SCORER_VERSION, ErrorTreatment, ModeManifest, RunManifest
 from remit.harness.provenance import build_manifest
 from remit.harness.runner import TrialRecord
 from remit.harness.scoring import TrialScore
+from remit.harness.stats import Interval
 from remit.reports import manifest_table
 from remit.scenarios import Suite, builtin_scenarios
 
@@ -61,7 +62,8 @@ def _records(mode: str, table: dict[str, list[bool]], *,
 
 
 def _manifest(*, run_id: str = "r-1", modes: tuple[str, ...] = ("dual_control", "all_tools"),
-              suite: str = "f" * 64, scorer: str = "1", on_exhausted: str = "exclude",
+              suite: str = "f" * 64, scorer: str = SCORER_VERSION,
+              on_exhausted: str = "exclude",
               fingerprints: dict[str, str] | None = None) -> RunManifest:
     prints = fingerprints or {}
     return RunManifest.model_validate({
@@ -146,20 +148,57 @@ def test_bootstrap_rejects_no_resamples() -> None:
         paired_bootstrap([Fraction(1)], resamples=0)
 
 
+def _counts(interval: Interval) -> tuple[int, int]:
+    return interval.successes, interval.total
+
+
 def test_rates_side_by_side_are_mode_summaries_of_the_paired_trials() -> None:
     manifest = _manifest()
     trials = (_records("dual_control", {"s1": [T, T], "s2": [T, F]}, wrong_variant=True,
-                       claims=2, unsupported_claims=1)
-              + _records("all_tools", {"s1": [T, T], "s2": [T, T]}, abandoned_handoffs=1))
+                       wrong_variant_shown=True, claims=2, unsupported_claims=1,
+                       fit_claims=2, unsupported_fit_claims=1, cited_claims=3)
+              + _records("all_tools", {"s1": [T, T], "s2": [T, T]}, handoffs=2,
+                         abandoned_handoffs=1, missing_handoffs=1))
     result = compare(Side(label="a", manifest=manifest, mode="dual_control", trials=trials),
                      Side(label="b", manifest=manifest, mode="all_tools", trials=trials))
     sa, sb = result.a.summary, result.b.summary
-    assert (sa.wrong_variant_rate.successes, sa.wrong_variant_rate.total) == (4, 4)
-    assert (sa.unsupported_claim_rate.successes, sa.unsupported_claim_rate.total) == (4, 8)
-    assert (sb.abandoned_handoff_rate.successes, sb.abandoned_handoff_rate.total) == (4, 4)
-    assert sb.wrong_variant_rate.value == 0.0
+    assert _counts(sa.wrong_variant_rate) == _counts(sa.wrong_variant_shown_rate) == (4, 4)
+    assert _counts(sa.unsupported_claim_rate) == (4, 4)       # trials with one
+    assert _counts(sa.unsupported_per_claim) == (4, 8)        # per stated claim
+    assert _counts(sa.unsupported_fit_claims) == (4, 8)
+    assert _counts(sa.unsupported_attribute_claims) == (0, 0)
+    assert _counts(sa.unsupported_cited) == (0, 12)
+    assert _counts(sb.abandoned_handoff_rate) == _counts(sb.missing_handoff_rate) == (4, 4)
+    assert _counts(sb.abandoned_per_handoff) == (4, 8)
+    assert sb.wrong_variant_rate.value == sb.wrong_variant_shown_rate.value == 0.0
     assert sa.pass_hat_k[1] == pytest.approx(result.pass1_a) == 0.75
     assert (result.a.mode, result.b.mode, result.a.run_id) == ("dual_control", "all_tools", "r-1")
+    assert (result.a.scorer_version, result.a.unmeasured) == (SCORER_VERSION, ())
+
+
+def test_a_side_scored_by_scorer_1_aggregates_and_names_what_it_did_not_measure() -> None:
+    # scorer 1 kept abandoned hand-offs but not the hand-offs opened (they read 0)
+    old = _manifest(run_id="r-old", scorer="1", modes=("dual_control",))
+    new = _manifest(run_id="r-new", modes=("dual_control",))
+    a = Side(label="r-old", manifest=old, mode="dual_control",
+             trials=_records("dual_control", TABLE_A, abandoned_handoffs=2))
+    b = Side(label="r-new", manifest=new, mode="dual_control",
+             trials=_records("dual_control", TABLE_B, handoffs=1))
+
+    result = compare(a, b, force=True)
+
+    assert _counts(result.a.summary.abandoned_handoff_rate) == (12, 12)
+    assert result.a.unmeasured == ("wrong_variant_shown_rate", "missing_handoff_rate",
+                                   "unsupported_attribute_claims", "unsupported_fit_claims",
+                                   "unsupported_authority_claims", "unsupported_cited",
+                                   "abandoned_per_handoff")
+    assert (result.a.scorer_version, result.b.unmeasured) == ("1", ())
+    for key in result.a.unmeasured:  # no data, rather than scorer 1's defaults
+        assert _counts(getattr(result.a.summary, key)) == (0, 0), key
+    assert result.warnings[0].startswith("forced comparison: scorer version differs")
+    assert result.warnings[-1].startswith(
+        "side a was scored by scorer 1, which did not measure wrong variant (shown), "
+        "missing hand-off (trials), ")
 
 
 def test_comparison_serialises_to_json_with_from_and_to() -> None:
@@ -199,16 +238,16 @@ def test_a_different_suite_fingerprint_is_refused_naming_both() -> None:
 
 
 def test_a_different_scorer_version_is_refused_naming_both() -> None:
-    other = _manifest(run_id="r-2", scorer="2", suite="e" * 64)
+    other = _manifest(run_id="r-2", scorer="1", suite="e" * 64)
     with pytest.raises(NotComparableError,
-                       match=r"suite fingerprint differs.*; scorer version differs \(a='1', b='2'\)"
+                       match=r"suite fingerprint differs.*; scorer version differs \(a='2', b='1'\)"
                        ) as info:
         compare(*_sides(manifest_b=other))
     assert set(info.value.differences) == {"suite_fingerprint", "scorer_version"}
 
 
 def test_force_compares_anyway_and_warns() -> None:
-    other = _manifest(run_id="r-2", scorer="2")
+    other = _manifest(run_id="r-2", scorer="3")  # a scorer this remit does not know
     result = compare(*_sides(manifest_b=other), force=True)
     assert result.forced
     assert result.delta == pytest.approx(7 / 12)
@@ -282,8 +321,11 @@ def test_a_trial_recorded_twice_is_an_aggregation_error() -> None:
 
 
 def test_modes_of_a_real_run_compare_and_agree_with_its_summaries(tmp_path: Path) -> None:
-    # the abandoning agent never hands off: it fails under dual control, passes with all tools
-    suite = Suite(id="core", scenarios=tuple(builtin_scenarios()[:4]))
+    # in these scenarios an owner does not act at once on the abandoning agent's hand-off,
+    # and it ends instead of following up: it fails under dual control, passes with all tools
+    chosen = ("fff-substitution", "custom-spec-high-temperature", "actuator-pairing",
+              "unresponsive-finance")
+    suite = Suite(id="core", scenarios=tuple(s for s in builtin_scenarios() if s.id in chosen))
     modes = [mode_by_name("dual_control"), mode_by_name("all_tools")]
     result = run(suite.scenarios, modes, load_agent_factory("abandoning"), trials=2, seed=5)
     manifest = build_manifest(run_id="r-real", suite=suite, modes=modes, agent_id="abandoning",
@@ -302,6 +344,9 @@ def test_modes_of_a_real_run_compare_and_agree_with_its_summaries(tmp_path: Path
     assert (compared.b01, compared.b10, compared.mcnemar_p) == (4, 0, 2 / 16)
     assert [f.scenario_id for f in compared.flips] == [s.id for s in suite]
     assert compared.a.mode_fingerprint == modes[0].fingerprint
+    dual = compared.a.summary
+    assert _counts(dual.abandoned_handoff_rate) == _counts(dual.abandoned_per_handoff) == (8, 8)
+    assert _counts(dual.missing_handoff_rate) == (0, 8)
 
 
 @pytest.mark.parametrize(("cache_a", "cache_b", "warned"), [

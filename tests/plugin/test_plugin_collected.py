@@ -37,6 +37,23 @@ def test_properties_are_flat_metrics_plus_the_scored_trials() -> None:
     assert SCORED_PROPERTY in values
 
 
+def test_every_rate_is_a_property_under_its_summary_name() -> None:
+    outcome = _outcome("abandoning", "unclear-request", "dual_control")
+
+    values = dict(outcome_properties(outcome))
+
+    summary = outcome.summary
+    rates = ["wrong_variant_rate", "wrong_variant_shown_rate", "unsupported_claim_rate",
+             "abandoned_handoff_rate", "missing_handoff_rate", "unsupported_per_claim",
+             "unsupported_attribute_claims", "unsupported_fit_claims",
+             "unsupported_authority_claims", "unsupported_cited", "abandoned_per_handoff"]
+    assert [name for name in values if name in rates] == rates
+    assert all(values[name] == getattr(summary, name).value for name in rates)
+    # it opened two hand-offs and left one: a trial with one, half the hand-offs opened
+    assert (values["abandoned_handoff_rate"], values["abandoned_per_handoff"]) == (1.0, 0.5)
+    assert values["missing_handoff_rate"] == 0.0
+
+
 def test_the_summary_is_the_same_in_any_order_and_counts_each_test_apart() -> None:
     oracle = _outcome("oracle", "discount-exception", "dual_control", trials=2)
     guessing = _outcome("guessing", "discount-exception", "dual_control")

@@ -43,11 +43,13 @@ def test_a_guess_diverges_where_the_agent_quotes_the_wrong_variant() -> None:
 
 
 def test_an_agent_that_stops_early_is_marked_at_its_end() -> None:
-    record = _record("abandoning", "certificate-requirement", "dual_control")
+    # finance does not approve at once; the abandoning agent ends instead of following up
+    record = _record("abandoning", "unresponsive-finance", "dual_control")
 
-    text = explain(record, scenario_by_id("certificate-requirement"))
+    text = explain(record, scenario_by_id("unresponsive-finance"))
 
-    assert ">> 13 [t=278m] agent end -> ended (agent_end)\n      plan expected: present" in text
+    assert "   10 [t= 37m] agent request_action(to=finance, action=approve) -> opened H-1" in text
+    assert ">> 12 [t= 39m] agent end -> ended (agent_end)\n      plan expected: present" in text
 
 
 def test_owner_steps_are_expected_as_the_mode_allocates_them() -> None:

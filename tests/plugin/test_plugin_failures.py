@@ -63,20 +63,43 @@ def test_the_expectation_that_broke_is_the_one_named(pytester: pytest.Pytester) 
 
 
 def test_an_owner_step_the_agent_skips_is_the_divergence(pytester: pytest.Pytester) -> None:
-    pytester.makepyfile("""
+    pytester.makepyfile('''
         import pytest
 
-        @pytest.mark.remit(modes=("dual_control",), agent="abandoning")
-        def test_abandon(remit):
-            remit.run("certificate-requirement").expect_no_abandoned_handoffs()
-    """)
+        from remit.actors import oracle_factory, reference_agent
+        from remit.world import ToolCall
+
+        @reference_agent
+        class SkipsAccept:
+            """The oracle, but it ends where it would ask the buyer to accept."""
+
+            def __init__(self, info):
+                self.oracle = oracle_factory(info)
+
+            def start(self, briefing):
+                self.oracle.start(briefing)
+
+            def act(self, observation):
+                call = self.oracle.act(observation)
+                if call.tool == "request_action" and call.arguments["action"] == "accept":
+                    return ToolCall(tool="end", arguments={"summary": "The quote is ready."})
+                return call
+
+        @pytest.mark.remit(modes=("dual_control",), agent=SkipsAccept)
+        def test_skip(remit):
+            outcome = remit.run("certificate-requirement")
+            outcome.expect_no_abandoned_handoffs()  # it left no hand-off it opened
+            outcome.expect_no_missing_handoffs()
+    ''')
 
     result = pytester.runpytest()
 
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines([
-        "E*>> 13 [[]t=278m[]] agent end -> ended (agent_end)",
-        "E*plan expected: present",
-        "E*expectation broke: abandoned_handoff: accept is required by the goal, but the agent "
-        "never requested it from its owner (buyer)*",
+        "E*expected no missing hand-offs for scenario 'certificate-requirement'*",
+        "E*>> 15 [[]t=280m[]] agent end -> ended (agent_end)",
+        "E*plan expected: request_action(to=buyer, action=accept)",
+        "E*expectation broke: missing_handoff: accept is required by the goal and held by "
+        "buyer in dual_control; the quote reached a state where it could be requested, but "
+        "the agent never requested it and it never happened",
     ])

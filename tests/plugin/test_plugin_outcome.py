@@ -9,6 +9,7 @@ from remit.authority import builtin_modes
 from remit.harness.outcome import ExpectationError, ScenarioOutcome, ScenarioRunner, run_scenario
 from remit.harness.settings import RunSettings
 from remit.scenarios import UnknownScenarioError, scenario_by_id
+from tests.reports.crafted import crafted_record, crafted_scenario
 
 
 def _outcome(agent: str, scenario_id: str, mode: str, trials: int = 1) -> ScenarioOutcome:
@@ -96,3 +97,65 @@ def test_the_runner_resolves_scenarios_agents_and_modes_and_reports_outcomes() -
         load_agent_factory("baseline"), seed=3).records[0].seed
     with pytest.raises(UnknownScenarioError, match="no such id in the built-in suite"):
         runner.run("no-such-scenario")
+
+
+def _crafted(**fields: object) -> ScenarioOutcome:
+    """One crafted dual-control trial whose score is changed by ``fields``."""
+    record = crafted_record()
+    score = record.scored.score.model_copy(update=fields)
+    record = record.model_copy(update={"scored": record.scored.model_copy(
+        update={"score": score})})
+    return ScenarioOutcome(scenario=crafted_scenario(), mode=builtin_modes()["dual_control"],
+                           agent="crafted", records=(record,))
+
+
+CORRECTED = ("wrong_variant: BV-00013 on Q-1 v2 (presented at step 9) is outside the "
+             "acceptable set: S1 superseded by BV-00021")
+
+
+def test_a_wrong_variant_shown_then_corrected_breaks_no_wrong_variant() -> None:
+    outcome = _crafted(wrong_variant_shown=True, wrong_shown_skus=("BV-00013",),
+                       wrong_variants=(CORRECTED,))
+
+    assert outcome.expect_no_wrong_variant(shown=False) is outcome  # the final offer is right
+    with pytest.raises(ExpectationError, match=r"expected no wrong variant for scenario "
+                       r"'crafted'.*trial 0: no_wrong_variant: a version offered before the "
+                       r"last one quoted BV-00013, outside the acceptable set") as caught:
+        outcome.expect_no_wrong_variant()
+
+    (broken,) = caught.value.broken
+    assert broken.broke[1:] == (CORRECTED,)  # with the rules that exclude it
+
+
+def test_a_final_wrong_variant_breaks_both_readings() -> None:
+    outcome = _crafted(wrong_variant=True, wrong_skus=("BV-00013",), wrong_variant_shown=True,
+                       wrong_shown_skus=("BV-00013",), wrong_variants=(CORRECTED,))
+
+    for shown in (True, False):
+        with pytest.raises(ExpectationError, match=r"no_wrong_variant: the offered version "
+                                                   r"quotes BV-00013, outside the acceptable"):
+            outcome.expect_no_wrong_variant(shown=shown)
+
+
+def test_missing_hand_offs_are_not_abandoned_ones() -> None:
+    missing = ("missing_handoff: accept is required by the goal and held by buyer in "
+               "dual_control; the quote reached a state where it could be requested, but the "
+               "agent never requested it and it never happened")
+    outcome = _crafted(missing_handoffs=1, missing=(missing,))
+
+    assert outcome.expect_no_abandoned_handoffs() is outcome
+    with pytest.raises(ExpectationError, match=r"expected no missing hand-offs .*: 1 of 1 "
+                                               r"trial\(s\) broke it; trial 0: missing_handoff: "
+                                               r"accept is required by the goal"):
+        outcome.expect_no_missing_handoffs()
+
+
+def test_unsupported_citations_are_checked_apart_from_stated_claims() -> None:
+    cited = ("unsupported claim BV-00021 pn=40 bar (cited on Q-1 v2 at step 4): BV-00021 pn "
+             "is 16 bar",)
+    outcome = _crafted(cited_claims=2, unsupported_cited_claims=1, unsupported_cited=cited)
+
+    assert outcome.expect_no_unsupported_claims() is outcome
+    with pytest.raises(ExpectationError, match=r"no_unsupported_citations: unsupported claim "
+                                               r"BV-00021 pn=40 bar \(cited on Q-1 v2"):
+        outcome.expect_no_unsupported_citations()

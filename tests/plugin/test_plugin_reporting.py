@@ -51,9 +51,13 @@ def test_junitxml_carries_the_metric_properties(pytester: pytest.Pytester) -> No
     assert (oracle["pass_hat_1"], oracle["pass_hat_2"], oracle["pass_rate"]) == ("1.0",) * 3
     assert oracle["wrong_variant_rate"] == "0.0"
     assert {"unsupported_claim_rate", "abandoned_handoff_rate", "mean_review_minutes",
-            "remit_trials"} <= set(oracle)
+            "remit_trials", "wrong_variant_shown_rate", "unsupported_per_claim",
+            "unsupported_attribute_claims", "unsupported_fit_claims",
+            "unsupported_authority_claims", "unsupported_cited", "abandoned_per_handoff",
+            "missing_handoff_rate"} <= set(oracle)
     assert len(json.loads(oracle["remit_scored"])) == 2
     assert properties["test_guessing[all_tools]"]["wrong_variant_rate"] == "1.0"
+    assert properties["test_guessing[all_tools]"]["wrong_variant_shown_rate"] == "1.0"
     assert properties["test_abandoning[dual_control]"]["abandoned_handoff_rate"] == "1.0"
     assert properties["test_plain"] == {}
 
@@ -72,7 +76,10 @@ def test_the_summary_appears_once_with_a_column_per_mode(pytester: pytest.Pytest
         "*pass^1*0.50*0.33*",
         "*trials*3 (2 scenarios)*4 (3 scenarios)*",
         "*wrong variant*0.33 [[]0.06, 0.79[]]*0.00 [[]0.00, 0.49[]]*",
-        "*abandoned hand-off*0.00 [[]0.00, 0.56[]]*0.25 [[]0.05, 0.70[]]*",
+        "*abandoned hand-off (trials)*0.00 [[]0.00, 0.56[]]*0.25 [[]0.05, 0.70[]]*",
+        "*missing hand-off (trials)*",
+        "*unsupported per claim*",  # the per-item rates, below the headline
+        "*abandoned per hand-off opened*",
     ])
 
 

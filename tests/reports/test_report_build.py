@@ -6,7 +6,7 @@ import pytest
 
 from remit.actors import load_agent_factory, oracle_factory
 from remit.authority import builtin_modes
-from remit.harness import ErrorTreatment, build_manifest, builtin_suite, run
+from remit.harness import ErrorTreatment, Interval, build_manifest, builtin_suite, run
 from remit.reports import RunReport, TrailPolicy, build_report, render_markdown
 from remit.reports.build import failure_cause, required_handoffs
 from remit.reports.markdown import MAX_TRAILS
@@ -15,15 +15,39 @@ from tests.reports.conftest import SmallRun
 from tests.reports.runs import GENERATED, STARTED, repeated, small_suite
 
 
+def _counts(interval: Interval) -> tuple[int, int]:
+    return interval.successes, interval.total
+
+
 def test_modes_carry_the_curve_rates_and_errors(baseline_report: RunReport) -> None:
     modes = {m.mode: m for m in baseline_report.modes}
     assert list(modes) == ["all_tools", "dual_control"]
     dual = modes["dual_control"]
     assert [(p.k, round(p.value, 4)) for p in dual.pass_hat_k] == [(1, 0.6667), (2, 0.6667)]
     assert (dual.trials, dual.passed, dual.scenarios) == (6, 4, 3)
-    assert dual.abandoned_handoff_rate.successes == 4
     assert (dual.errors, dual.infra_errors, dual.excluded) == (0, 0, 0)
     assert dual.fingerprint == baseline_report.manifest.modes[1].fingerprint
+    assert baseline_report.unmeasured_rates == ()
+    # every rate pools the scores of the mode's trials, with its own denominator
+    scores = [t.score for t in baseline_report.trials if t.mode == "dual_control"]
+    assert sum(s.handoffs for s in scores) > 0, "the baseline hands off in dual-control"
+    assert sum(s.abandoned_handoffs for s in scores) > 0, "and leaves some behind"
+    assert _counts(dual.wrong_variant_rate) == (sum(s.wrong_variant for s in scores), 6)
+    assert _counts(dual.wrong_variant_shown_rate) == (
+        sum(s.wrong_variant_shown for s in scores), 6)
+    assert _counts(dual.unsupported_claim_rate) == (
+        sum(s.unsupported_claims > 0 for s in scores), 6)
+    assert _counts(dual.unsupported_per_claim) == (
+        sum(s.unsupported_claims for s in scores), sum(s.claims for s in scores))
+    assert _counts(dual.unsupported_fit_claims) == (
+        sum(s.unsupported_fit_claims for s in scores), sum(s.fit_claims for s in scores))
+    assert _counts(dual.unsupported_cited) == (
+        sum(s.unsupported_cited_claims for s in scores), sum(s.cited_claims for s in scores))
+    assert _counts(dual.abandoned_handoff_rate) == (
+        sum(s.abandoned_handoffs > 0 for s in scores), 6)
+    assert _counts(dual.abandoned_per_handoff) == (
+        sum(s.abandoned_handoffs for s in scores), sum(s.handoffs for s in scores))
+    assert _counts(dual.missing_handoff_rate) == (sum(s.missing_handoffs > 0 for s in scores), 6)
 
 
 def test_the_comparison_pairs_modes_and_names_the_trade_off(

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from remit.reports import (
     REPORT_SCHEMA_VERSION,
@@ -34,13 +35,15 @@ def test_the_committed_schema_is_the_generated_one() -> None:
 
 def test_the_schema_is_versioned_with_the_report() -> None:
     schema = report_schema()
-    assert schema["version"] == REPORT_SCHEMA_VERSION == REPORT_VERSION == "1.1"
+    assert schema["version"] == REPORT_SCHEMA_VERSION == REPORT_VERSION == "2.0"
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema["$id"] == "urn:remit:report-schema:2"
     properties = schema["properties"]
     assert isinstance(properties, dict)
-    assert violations("2.0", properties["report_version"]) \
-        == ["$: '2.0' does not match '^1\\\\.[0-9]+$'"]
-    assert violations("1.0", properties["report_version"]) == []
+    # 2.0 changed what unsupported_claim_rate means: a 1.x report must not read as 2.x
+    assert violations("1.1", properties["report_version"]) \
+        == ["$: '1.1' does not match '^2\\\\.[0-9]+$'"]
+    assert violations("2.0", properties["report_version"]) == []
 
 
 @pytest.mark.parametrize("agent", ["baseline", "oracle"])
@@ -50,7 +53,7 @@ def test_json_report_validates_against_the_committed_schema(
     data = json.loads(render_json(report))
     committed = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
     assert violations(data, committed) == []
-    assert data["report_version"] == "1.1"
+    assert data["report_version"] == "2.0"
 
 
 def test_the_validator_catches_a_broken_report(baseline_report: RunReport) -> None:
@@ -69,8 +72,8 @@ def test_the_validator_catches_a_broken_report(baseline_report: RunReport) -> No
 
 def test_a_later_minor_version_with_new_fields_still_reads(baseline_report: RunReport) -> None:
     data = json.loads(render_json(baseline_report))
-    data["report_version"] = "1.7"
-    data["added_in_1_7"] = {"anything": 1}
+    data["report_version"] = "2.7"
+    data["added_in_2_7"] = {"anything": 1}
     data["modes"][0]["added_too"] = True
     assert violations(data, report_schema()) == []
     assert parse_report(json.dumps(data)).modes == baseline_report.modes
@@ -101,3 +104,16 @@ def test_compact_json_is_one_line(baseline_report: RunReport) -> None:
     text = render_json(baseline_report, indent=None)
     assert text.count("\n") == 1
     assert json.loads(text) == json.loads(render_json(baseline_report))
+
+
+def test_a_report_of_version_1_is_refused(baseline_report: RunReport) -> None:
+    # in 1.x unsupported_claim_rate was per claim; 2.0 made it the share of trials
+    data = json.loads(render_json(baseline_report))
+    data["report_version"] = "1.1"
+    for mode in data["modes"]:
+        mode["unsupported_claim_trial_rate"] = mode.pop("unsupported_claim_rate")
+    problems = violations(data, report_schema())
+    assert "$.report_version: '1.1' does not match '^2\\\\.[0-9]+$'" in problems
+    assert "$.modes[0]: 'unsupported_claim_rate' is a required property" in problems
+    with pytest.raises(ValidationError, match="unsupported_claim_rate"):
+        parse_report(json.dumps(data))

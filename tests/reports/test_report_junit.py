@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from remit.harness import ErrorTreatment
+from remit.harness import SCORER_VERSION, ErrorTreatment
 from remit.reports import RunReport, build_report, render_junit
 from tests.reports.conftest import SmallRun
 from tests.reports.runs import GENERATED
@@ -52,10 +52,19 @@ def test_metrics_are_properties(baseline_report: RunReport) -> None:
     assert props["pass^1"] == "0.6667"
     assert props["pass^2"] == "0.6667"
     assert props["trials"] == "6"
-    for name in ("pass_rate", "wrong_variant_rate", "unsupported_claim_rate",
-                 "abandoned_handoff_rate"):
+    assert props["scorer_version"] == SCORER_VERSION
+    for name in ("pass_rate", "wrong_variant_rate", "wrong_variant_shown_rate",
+                 "unsupported_claim_rate", "unsupported_per_claim",
+                 "unsupported_attribute_claims", "unsupported_fit_claims",
+                 "unsupported_authority_claims", "unsupported_cited",
+                 "abandoned_handoff_rate", "abandoned_per_handoff", "missing_handoff_rate"):
         assert {name, f"{name}.low", f"{name}.high"} <= set(props)
-    assert props["abandoned_handoff_rate"] == "0.3333"
+    assert "unsupported_claim_trial_rate" not in props  # 2.0: it is unsupported_claim_rate
+    dual = _properties(root.findall("testsuite")[1])
+    rates = baseline_report.modes[1]
+    assert rates.abandoned_handoff_rate.successes  # the baseline abandons in dual-control
+    assert dual["abandoned_handoff_rate"] == f"{rates.abandoned_handoff_rate.value:.4f}"
+    assert dual["abandoned_per_handoff.high"] == f"{rates.abandoned_per_handoff.high:.4f}"
     assert {"mean_clarification_rounds", "mean_review_minutes", "mean_denials",
             "mean_steps", "errors"} <= set(props)
     case = suite.find("testcase[@name='consent-withheld']")
