@@ -1,4 +1,4 @@
-"""The default authority map of the valve-distributor fixture (DESIGN.md, owner column).
+"""The default authority map of the valve-distributor fixture (docs/domain.md, owner column).
 
 Built in Python so that it is typed and reviewed like code; ``dump_map(default_map(),
 "yaml")`` writes it as a file. Business rules (state guards, three-way match, validity
@@ -36,7 +36,8 @@ def _grant(role: Role, action: Action, description: str, *conditions: Condition)
 
 
 def default_map() -> AuthorityMap:
-    """The dual-control map of the valve fixture: DESIGN.md's owner column, one grant per cell.
+    """The dual-control map of the valve fixture: the state machine's owner column, one grant
+    per cell.
 
     Choices worth knowing:
 

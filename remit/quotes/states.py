@@ -94,7 +94,7 @@ TRANSITIONS: tuple[TransitionSpec, ...] = (
     TransitionSpec(Action.CANCEL, _NON_TERMINAL, _S.CANCELLED),
     TransitionSpec(Action.EDIT_LINES, _EDITABLE, _S.DRAFT),
 )
-"""The quote state machine (DESIGN.md "Domain fixture"), plus ``edit_lines``.
+"""The quote state machine (docs/domain.md), plus ``edit_lines``.
 
 Every :class:`~remit.authority.roles.Action` appears exactly once.
 """

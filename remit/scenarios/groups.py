@@ -1,6 +1,6 @@
 """The subtask groups a composed scenario is made of, and the draft they fill in.
 
-DESIGN.md names the atomic subtask groups scenarios are composed from. remit arranges
+Scenarios are composed from atomic subtask groups (docs/scenarios.md). remit arranges
 them on three axes, plus the persona perturbations:
 
 - **product** (:class:`ProductGroup`): what is quoted, and which facts decide it:
@@ -16,7 +16,7 @@ order variances, persona settings), hidden truths, expectations and a fragment o
 reference plan. :mod:`remit.scenarios.compose` crosses the axes, validates each
 combination and turns its draft into a :class:`~remit.scenarios.spec.Scenario`.
 
-DESIGN.md's "cancellation" group is not composed: no persona cancels on request (the
+The "cancellation" group is not composed: no persona cancels on request (the
 buyer and finance hold ``cancel`` but act on it only on their own account) and the
 agent holds no ``cancel`` in dual-control, so no reference plan could reach it in every
 mode. "Re-quote" is composed as part of the expiry lifecycle (the lapsed quote is
