@@ -51,7 +51,7 @@ _UNIT = (
 )
 _AMOUNT = re.compile(
     rf"(?<![\w.])(?<![A-Za-z]-)(?P<number>{_NUMBER})(?:\s?(?P<unit>{_UNIT}))?"
-    rf"(?:\s*(?:-|to|and|through|\.\.|/|~)\s*(?P<upper>{_NUMBER})(?:\s?(?P<upper_unit>{_UNIT}))?)?",
+    rf"(?:\s*(?:-|to|and|through|\.{{2,3}}|/|~)\s*(?P<upper>{_NUMBER})(?:\s?(?P<upper_unit>{_UNIT}))?)?",
     re.IGNORECASE)
 _BEFORE = re.compile(
     r"(?P<word>at\s+least|not\s+less\s+than|no\s+less\s+than|minimum(?:\s+of)?|min\.?|>=|≥"
@@ -207,7 +207,7 @@ def agrees(stated: float, decimals: int, *, approx: bool, measure: MeasureUnit |
     if op == "ge":
         return record >= value - tolerance
     if op == "gt":
-        return record > value - tolerance
+        return record > value + 1e-6 * abs(value)  # "more than 100 Nm" is not 100 Nm
     if op == "le":
         return record <= value + tolerance
-    return record < value + tolerance
+    return record < value - 1e-6 * abs(value)

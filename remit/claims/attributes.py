@@ -1,29 +1,32 @@
 """Attribute claims in text: a value of one governed attribute of one SKU.
 
 A message is read sentence by sentence (:func:`remit.claims.text.sentences`: Markdown
-lists and tables become sentences) while :class:`~remit.claims.mentions.Focus` follows
-which SKU it is about. In each sentence that is not a question, a **value** is:
+lists, tables and code blocks become sentences) while
+:class:`~remit.claims.mentions.Focus` follows which SKU it is about. In each clause that
+states (:mod:`remit.claims.cues`: not a question, not negated, not a condition, a plan or
+reported speech), every value (:mod:`remit.claims.values`: a code in any spelling,
+``PN16``/``DN25``, an amount with its unit, range, comparison or hedge) that is not the
+site's requirement takes its attribute and binds to a product:
 
-- a code of a closed vocabulary in any spelling (``PEEK``, ``316 stainless``,
-  ``BSP parallel``, ``raised face``: :data:`~remit.claims.vocabulary.CODES`);
-- ``PN16`` / ``PN 16`` / ``PN-16`` (bar by definition) and ``DN25``;
-- an amount (:mod:`remit.claims.amounts`): a number with its unit, a range (its upper
-  end), a comparison (``at least``) or a hedge (``about``).
+- the product an ``of``/``on``/``for`` names right after it (``the PN10 of BV-00015``,
+  ``14 Nm for the Davies``);
+- the other product of a pair after ``versus`` (``16 Nm versus 14 Nm``);
+- else the nearest product before it in the sentence, every product of a coordination
+  (``BV-00011 and BV-00012 are both PN16``) or of a plural reference (``both``,
+  ``all three``), skipping an appositive that names what is replaced;
+- else the product named after it (every product of a list after a colon);
+- else, in a sentence that names no product and makes no generic statement (``PTFE
+  seats are generally limited to 180 °C``) or plan (``I'll requote with a PEEK-seated
+  valve``), the product in focus.
 
-Each value takes an attribute: the keyword right before it with only filler words
-between (``pressure rating of``, ``seat:``, ``max temp``), or right after it (``PEEK
-seat``, ``16 bar rating``), or else the one attribute of the SKU's family that the code
-or the unit's quantity can be (a pressure of a valve is its PN, a torque of an actuator
-its output torque). A length needs a keyword. An amount that belongs to the site (``your
-design pressure of 12 bar``, ``a 150 °C medium``) or that a capability word introduces
-(``handles 150 °C``, ``fine for 12 bar``) is a requirement, never the product's value:
-:mod:`remit.claims.fit` reads it.
+``respectively`` shares the values of a kind out in order. A torque without a keyword
+beside an actuator is its output torque; a keyword the product's family does not carry
+(``its 22 Nm breakaway``) moves the value to a product that carries it.
 
-The value binds to the nearest SKU before it in the sentence (every SKU of a
-coordination: ``BV-00011 and BV-00012 are both PN16``), else to the first one after it,
-else to a reference (``it``, ``the actuator``) or, in a sentence that names no product
-and makes no generic statement (``PTFE seats are generally limited to 180 °C``), to
-the SKU in focus. Negated values (``not PN25``) state nothing checkable and are skipped.
+Across sentences (:class:`AttributeReader`): a lead that states values for a set
+(``Here are the DN25 options:``) gives them to each product of the list or table that
+follows, and values stated where no product is in reach bind, at the end, to the
+message's one product when it names exactly one.
 
 Example:
     >>> [(c.sku, c.attribute, c.value, c.unit) for c in
@@ -37,13 +40,25 @@ import re
 from typing import NamedTuple
 
 from remit.catalogue import Family, Quantity
-from remit.claims.amounts import Amount, Op, amounts, comparison_before
+from remit.claims.amounts import Op
+from remit.claims.cues import (
+    GENERIC,
+    REQUIREMENT_AFTER,
+    asks,
+    clause_start,
+    hypothetical,
+    negated,
+    product_anchors,
+    requirement_amount,
+    requirement_code,
+)
 from remit.claims.mentions import Focus, Mention, Reading, family_of
 from remit.claims.text import Sentence, sentences
-from remit.claims.vocabulary import REQUIREMENT_WORDS, Code, Keyword, codes_in, keywords_in
+from remit.claims.values import Value, attribute_of, keyword_for, values_in
+from remit.claims.vocabulary import Keyword, keywords_in
 
 __all__ = ["AttributeReader", "StatedValue", "attribute_claims_in", "extract_attribute_claims",
-           "is_question", "negated", "product_anchors", "read_message", "requirement_amount"]
+           "read_message"]
 
 
 class StatedValue(NamedTuple):
@@ -70,275 +85,21 @@ class StatedValue(NamedTuple):
     sentence: str = ""
 
 
-# -- sentence-level cues -----------------------------------------------------------------
-
-_QUESTION_START = re.compile(
-    r"^\W*(?:is|are|was|were|does|do|did|can|could|would|will|should|shall|has|have|had"
-    r"|what|which|who|whom|whose|when|where|why|how|may|might|am|isn't|aren't|doesn't"
-    r"|don't|won't|wouldn't|couldn't|shouldn't|hasn't|haven't)\b",
-    re.IGNORECASE)
-_CLAUSE = re.compile(r"\s+-\s+|;\s*|:\s+(?=\w)|,\s+(?:but|and|so|or)\s+|\s+but\s+|\s*\((?=\w)")
-_NEGATION = re.compile(
-    r"\b(?:not|never|no|none|neither|nor|without|isn't|aren't|wasn't|weren't|doesn't|don't"
-    r"|didn't|won't|cannot|can't|lacks?|lacking|n't|instead\s+of|rather\s+than)\b"
-    r"|[\u274c\u2717\u2718\u2716\u26d4\U0001f6ab]",
-    re.IGNORECASE)
-_GENERIC = re.compile(
-    r"\b(?:generally|typically|usually|normally|in\s+general|as\s+a\s+rule|standard"
-    r"\s+practice|most|many|some|all|any|every|each)\b"
-    r"|^\W*(?:(?:PTFE|PEEK|EPDM|graphite|stainless(?:\s+steel)?|carbon\s+steel|WCB|316|NPT"
-    r"|BSPP?)(?:\s+\w+s)?\s+(?:is|are|can|will|tends?|has|have|handles?|copes?|gives?)\b"
-    r"|(?:ball\s+)?valves|seats|actuators|gaskets|(?:soft|metal)\s+seats)\b",
-    re.IGNORECASE)
-_HYPOTHETICAL = re.compile(
-    r"^\W*(?:if|whether|unless|once|in\s+case|assuming|suppose|should\s+you|when\s+you)\b"
-    r"|\b(?:check(?:ing)?|verify(?:ing)?|confirm(?:ing)?|see)\s+(?:whether|if)\b"
-    r"|\b(?:you\s+(?:mentioned|said|wrote|asked\s+for|need|needed|want|wanted|requested"
-    r"|specified|stated|quoted|gave)|as\s+you\s+(?:said|mentioned|noted))\b",
-    re.IGNORECASE)
-_CAPABILITY = re.compile(
-    r"\b(?:handles?|handling|cope[sd]?\s+with|coping\s+with|withstands?|suitable|suited|fine"
-    r"|ok|okay|safe|works?|rated\s+above|meets?|exceeds?|covers?|clears?|ample|plenty"
-    r"|more\s+than\s+enough|enough|sufficient|adequate|margin|headroom|comfortably|within"
-    r"|able\s+to|can\s+(?:take|handle|run|operate)|compatible|matches|satisf(?:y|ies))\b",
-    re.IGNORECASE)
-"""Words that make the number after them a requirement the product is said to meet
-(``handles 150 °C``, ``fine for 12 bar``): a fit claim, never the product's value."""
-_FILLER = re.compile(
-    r"^[\s:=(\[,'\"*-]*(?:(?:is|are|was|of|at|to|up\s+to|rated|rating|class|type|grade|max"
-    r"|maximum|min|minimum|material|made\s+(?:of|from)|in|from|with|has|have|a|an|the"
-    r"|its|approx\.?|approximately|about|around|roughly|~|≈|at\s+least|no\s+more\s+than"
-    r"|be|listed|specified|given|stated|as|sits|set|comes\s+in|only|just|exactly|nominal"
-    r"|nominally|standard|range|limit|limited|temperature|temp\.?|:|-|=)(?![A-Za-z])"
-    r"[\s:=(\[,'\"*-]*)*$",
-    re.IGNORECASE)
-_AFTER_FILLER = re.compile(r"^[\s\-(]*(?:\w+[\s\-]+)?$")
-_PARENTHESES = re.compile(r"\([^()]*\)")
-
-
-def is_question(clause: str) -> bool:
-    """A clause that asks rather than states."""
-    text = clause.strip()
-    return text.endswith("?") or (_QUESTION_START.match(text) is not None
-                                  and text.rstrip(".!").endswith("?"))
-
-
-def _asks(sentence: str, clause_start: int, position: int) -> bool:
-    """Whether the clause around ``position`` asks rather than states: it ends with a
-    question mark, or it opens with a question word in a sentence that ends with one."""
-    ends = [m.start() for m in _CLAUSE.finditer(sentence, position)]
-    clause = sentence[clause_start:ends[0] if ends else len(sentence)]
-    if clause.rstrip().endswith("?"):
-        return True
-    return (_QUESTION_START.match(clause) is not None
-            and sentence.rstrip().rstrip("\"')*").endswith("?"))
-
-
-_COMPARISON = re.compile(r"\b(?:no|not)\s+(?:more|less|higher|lower|greater|fewer)\s+than\b"
-                         r"|\bnot\s+(?:exceeding|below|above|under|over)\b"
-                         r"|\bno\s+(?:doubt|problem|issue)\b", re.IGNORECASE)
-
-
-def negated(text: str) -> bool:
-    """Whether ``text`` (the words before a value in its clause) negates it (``no more
-    than`` is a comparison, not a negation)."""
-    return _NEGATION.search(_COMPARISON.sub(" ", text)) is not None
-
-
-def _clause_start(sentence: str, position: int) -> int:
-    starts = [m.end() for m in _CLAUSE.finditer(sentence, 0, position)]
-    return starts[-1] if starts else 0
-
-
-_LIMIT = re.compile(
-    r"\b(?:(?:rated|good|fine|ok|okay|suitable|handles?|cope[sd]?|works?|usable|limited|goes)"
-    r"\s+(?:up\s+)?to|up\s+to|max(?:imum|\.)?|limit(?:ed)?\s+(?:of|at|to)|rated\s+(?:at|for)"
-    r"|good\s+for|anything\s+(?:between|from|up\s+to)|between|from)\W*(?:about|around|approx"
-    r"\.?|approximately|roughly|~)?\W*$",
-    re.IGNORECASE)
-"""Words that make the number after them the product's own limit (``rated to``, ``good
-for``, ``up to``), even beside a capability word."""
-_CONDITION = re.compile(r"^\W*(?:at|@)\W*$|\b(?:when|while|if|whenever)\b[^,]*\bat\W*$",
-                        re.IGNORECASE)
-
-
-def product_anchors(sentence: str, mentions: tuple[Mention, ...] | list[Mention],
-             keywords: list[Keyword]) -> tuple[int, ...]:
-    """Where the product's own words end: its mentions, and attribute keywords that are
-    not the site's (``design pressure``, ``your medium temperature`` are requirements)."""
-    own = [k.end for k in keywords
-           if not REQUIREMENT_WORDS.search(sentence[max(0, k.start - 24):k.end])]
-    return tuple([m.end for m in mentions] + own)
-
-
-_REQUIREMENT_AFTER = re.compile(
-    r"^[\s)]*(?:\w+\s+)?(?:design|operating|working|process|service|line|system|medium"
-    r"|media|fluid|steam|oil|water|application|duty|requirement|spec|conditions?)\b",
-    re.IGNORECASE)
-
-
-def requirement_amount(sentence: str, amount: Amount, anchors: tuple[int, ...] = ()) -> bool:
-    """Whether ``amount`` is the site's requirement (or a condition) rather than a product
-    value.
-
-    It is when, between the last anchor before it (a product mention or an attribute
-    keyword, ``anchors`` holds their end positions) and the amount, a requirement word
-    (``your``, ``design``, ``medium``...) or a capability word (``handles``, ``fine
-    for``...) stands, unless the words right before it state a limit (``rated to``,
-    ``good up to``, ``max``); or when a requirement word follows it (``12 bar design
-    pressure``, ``a 150 °C medium``); or when it opens the clause as a condition
-    (``At 20 bar, ...``).
-    """
-    start = max([_clause_start(sentence, amount.start), amount.start - 40,
-                 *(a for a in anchors if a <= amount.start)])
-    before = sentence[start:amount.start]
-    after = sentence[amount.end:amount.end + 24]
-    if _CONDITION.search(sentence[_clause_start(sentence, amount.start):amount.start]):
-        return True
-    limit = _LIMIT.search(before) is not None
-    if REQUIREMENT_WORDS.search(before) and not limit:
-        return True
-    if _CAPABILITY.search(before) and not limit and amount.low is None:
-        return True
-    return not limit and _REQUIREMENT_AFTER.match(after) is not None
-
-
-_SITE_CODE_BEFORE = re.compile(
-    r"\b(?:your|the\s+site's|site|existing|current|installed|present|our\s+customer's"
-    r"|their)\b(?:\s+\w+){0,2}?[\s(]*$"
-    r"|\b(?:your|the)\s+(?:\w+\s+){0,2}(?:asks?\s+for|requires?|needs?|demands?|specifies"
-    r"|calls\s+for|insists\s+on)\s+(?:an?\s+|the\s+)?(?:EN\s*10204\s+)?$", re.IGNORECASE)
-_SITE_CODE_AFTER = re.compile(
-    r"^[\s)]*(?:\w+\s+){0,1}(?:piping|pipework|pipe\s*work|pipes|pipeline|lines?|system"
-    r"|installation|plant|site|network|requirement|spec(?:ification)?"
-    r"|(?:is|are)\s+(?:required|needed|specified))\b", re.IGNORECASE)
-
-
-def requirement_code(sentence: str, start: int, end: int, anchors: tuple[int, ...] = ()) -> bool:
-    """Whether the code at ``start:end`` is the site's (``your NPT piping``, ``your
-    existing F07 actuator``, ``the 3.1 certificate your site requires``), not the
-    product's."""
-    window = max([0, start - 40, *(a for a in anchors if a <= start)])
-    if _SITE_CODE_BEFORE.search(sentence[window:start]):
-        return True
-    return _SITE_CODE_AFTER.match(sentence[end:end + 40]) is not None
-
-
-# -- values and attributes -----------------------------------------------------------------
-
-_FUSED = re.compile(r"(?<![\w-])(?P<kind>PN|DN)\s?-?\s?(?P<number>\d+(?:[.,]\d+)?)"
-                    r"(?:\s?(?P<unit>bar|barg|psi|MPa|kPa)\b)?(?![\w.]\d)",
-                    re.IGNORECASE)
-
-_BY_QUANTITY: dict[Family, dict[Quantity, str]] = {
-    Family.BALL_VALVE: {Quantity.PRESSURE: "pn", Quantity.TEMPERATURE: "seat_max_temp",
-                        Quantity.TORQUE: "breakaway_torque"},
-    Family.ACTUATOR: {Quantity.TORQUE: "output_torque", Quantity.PRESSURE: "supply"},
-    Family.GASKET_KIT: {Quantity.PRESSURE: "pn"},
-}
-"""The one attribute a family carries of each quantity (lengths need a keyword)."""
-
-_FAMILY_ATTRIBUTES: dict[Family, frozenset[str]] = {
-    Family.BALL_VALVE: frozenset({"dn", "pn", "body_material", "end_connection", "seat",
-                                  "seat_max_temp", "iso5211_flange", "breakaway_torque",
-                                  "certificate", "face_to_face"}),
-    Family.ACTUATOR: frozenset({"actuator_type", "output_torque", "iso5211_flange", "supply"}),
-    Family.GASKET_KIT: frozenset({"dn", "pn", "facing", "material"}),
-}
-
-_QUANTITY_OF_ATTRIBUTE = {"pn": Quantity.PRESSURE, "seat_max_temp": Quantity.TEMPERATURE,
-                          "breakaway_torque": Quantity.TORQUE, "output_torque": Quantity.TORQUE,
-                          "face_to_face": Quantity.LENGTH, "supply": Quantity.PRESSURE}
-
-
-class _Value(NamedTuple):
-    start: int
-    end: int
-    value: float | str
-    unit: str | None
-    attribute: str | None           # fixed by the spelling (PN16, DN25), else None
-    code: Code | None
-    amount: Amount | None
-    op: Op = "eq"                   # for PN/DN and codes: "at least PN16"
-    approx: bool = False
-
-
-def _values(sentence: str) -> list[_Value]:
-    values: list[_Value] = []
-    taken: list[tuple[int, int]] = []
-    for match in _FUSED.finditer(sentence):
-        kind = match["kind"].upper()
-        number = float(match["number"].replace(",", "."))
-        unit = match["unit"] or ("bar" if kind == "PN" else None)
-        op, approx = comparison_before(sentence[:match.start()])
-        values.append(_Value(match.start(), match.end(), number, unit, kind.lower(), None, None,
-                             op, approx))
-        taken.append((match.start(), match.end()))
-    for code in codes_in(sentence):
-        if any(s < code.end and code.start < e for s, e in taken):
-            continue
-        values.append(_Value(code.start, code.end, code.code, None, None, code, None))
-        taken.append((code.start, code.end))
-    for amount in amounts(sentence):
-        if any(s < amount.end and amount.start < e for s, e in taken):
-            continue
-        values.append(_Value(amount.start, amount.end, amount.value, amount.unit, None, None,
-                             amount))
-    return sorted(values)
-
-
-_OF_SKU = re.compile(r"(?:\s+(?:of|for|on|in)\s+(?:the\s+)?|\s*)"
-                     r"[`*]*(?<![\w-])[A-Za-z]{2,3}-\d{3,6}(?![\w-])[`*]*(?:'s)?",
-                     re.IGNORECASE)
-
-
-def _keyword_for(sentence: str, value: _Value, keywords: list[Keyword],
-                 family: Family | None) -> Keyword | None:
-    """The keyword that names ``value``'s attribute: right before it with only filler
-    between (a SKU it is "of" may stand in between: ``face-to-face on BV-00013 is``),
-    else right after it."""
-    fits = _FAMILY_ATTRIBUTES.get(family) if family is not None else None
-    before = [k for k in keywords if k.end <= value.start
-              and _FILLER.match(_OF_SKU.sub(" ", sentence[k.end:value.start]))]
-    after = [k for k in keywords if k.start >= value.end
-             and _AFTER_FILLER.match(_PARENTHESES.sub(" ", sentence[value.end:k.start]))]
-    for keyword in (before[-1:] + after[:1]):
-        if fits is None or any(a in fits for a in keyword.attributes):
-            return keyword
-    return None
-
-
-def _attribute(  # noqa: PLR0911 - one answer per kind of value
-        value: _Value, keyword: Keyword | None, family: Family | None) -> str | None:
-    """The attribute ``value`` states for a SKU of ``family``, or ``None``."""
-    fits = _FAMILY_ATTRIBUTES.get(family) if family is not None else None
-    if value.attribute is not None:
-        return value.attribute if fits is None or value.attribute in fits else None
-    if value.code is not None:
-        return value.code.attribute(family)
-    amount = value.amount
-    if amount is None:
-        return None
-    names = [] if keyword is None else [a for a in keyword.attributes
-                                        if fits is None or a in fits]
-    if amount.measure is None:
-        # a bare number states a DN ("size 25"), or a value in the attribute's own unit
-        return next((n for n in names if n == "dn" or n in _QUANTITY_OF_ATTRIBUTE), None)
-    quantity = amount.measure.quantity
-    named = next((n for n in names if _QUANTITY_OF_ATTRIBUTE.get(n) is quantity), None)
-    if named is not None:
-        return named
-    if family is None or quantity is Quantity.LENGTH:
-        return None
-    # "a PTFE seat rated to 180 °C": the keyword names a neighbour, the unit the attribute
-    return _BY_QUANTITY.get(family, {}).get(quantity)
-
-
 # -- binding to SKUs -------------------------------------------------------------------------
 
 _COORDINATED = re.compile(r"^\s*(?:,|&|and|or|as\s+well\s+as|plus)\s*(?:,\s*)?(?:the\s+)?$",
                           re.IGNORECASE)
 _PLURAL = re.compile(r"\b(?:are|both|all|each|have|were)\b", re.IGNORECASE)
+_OF_FOLLOWING = re.compile(r"^[^\s,;.()]*(?:\s+(?:rating|class|seat|body|ends|flange|torque"
+                           r"|certificate|connection|material|facing|breakaway))?\s+(?:of|on|for)"
+                           r"\s+(?:the\s+)?$", re.IGNORECASE)
+_VERSUS = re.compile(r"\b(?:versus|vs\.?|compared\s+(?:with|to)|against|whereas|while)\s+"
+                     r"(?:\w+\s+)?$", re.IGNORECASE)
+
+
+def _group_of(mentions: list[Mention]) -> list[str]:
+    """The distinct products a sentence names or refers to, in order."""
+    return list(dict.fromkeys(s for m in mentions for s in m.skus))
 _LIST_AFTER = re.compile(r"^[^.;]*?(?::|\bincluding\b|\bnamely\b)\s*$", re.IGNORECASE)
 
 
@@ -371,9 +132,25 @@ def _following(sentence: str, mentions: list[Mention], first: Mention) -> list[s
     return [m.sku for m in listed]
 
 
-def _skus_for(sentence: str, reading_mentions: tuple[Mention, ...], position: int,
-              focus: str | None) -> list[str]:
+def _skus_for(  # noqa: PLR0911 - one answer per way a value reaches its product
+        sentence: str, reading_mentions: tuple[Mention, ...], position: int,
+        focus: str | None, pair: tuple[str, ...] = ()) -> list[str]:
+    """The SKUs a value at ``position`` is stated for (module docstring)."""
     mentions = list(reading_mentions)
+    following = [m for m in mentions if m.start >= position and m.explicit]
+    if following and not re.search(r"\(\s*$", sentence[:position]) and _OF_FOLLOWING.match(
+            sentence[position:following[0].start]):
+        # "the PN10 of BV-00015", "14 Nm for the Davies": the value belongs to what follows
+        return [following[0].sku]
+    versus = _VERSUS.search(sentence[:position])
+    group = _group_of(mentions)
+    if len(group) < 2 and len(pair) == 2:
+        group = list(pair)
+    if versus is not None and len(group) == 2:
+        # "16 Nm versus 14 Nm": the second value is the other product's
+        subject = [m for m in mentions if m.end <= versus.start() and m.sku in group]
+        if subject:
+            return [s for s in group if s != subject[-1].sku]
     before = [m for m in mentions if m.end <= position]
     if before:
         # an appositive naming what is replaced ("BV-00003, the successor to BV-00002,
@@ -383,12 +160,12 @@ def _skus_for(sentence: str, reading_mentions: tuple[Mention, ...], position: in
         if nearest.secondary and primary and re.match(r"^\W*,", sentence[nearest.end:position]):
             nearest = primary[-1]
         return _group(sentence, mentions, nearest)
-    after = [m for m in mentions if m.start >= position]
+    after = [m for m in mentions if m.start >= position and (m.explicit or m.group)]
     if after:
         if _LIST_AFTER.match(sentence[position:after[0].start]):
             return _following(sentence, mentions, after[0])
         return list(after[0].skus)
-    if focus is None or _GENERIC.search(sentence):
+    if focus is None or GENERIC.search(sentence):
         return []
     return [focus]
 
@@ -417,8 +194,8 @@ class AttributeReader:
 
     def __init__(self) -> None:
         self.claims: list[StatedValue] = []
-        self._orphans: list[tuple[_Value, str, list[Keyword]]] = []
-        self._lead: list[tuple[_Value, str, list[Keyword]]] = []
+        self._orphans: list[tuple[Value, str, list[Keyword]]] = []
+        self._lead: list[tuple[Value, str, list[Keyword]]] = []
         self._named: list[str] = []
 
     def read(self, sentence: Sentence, reading: Reading) -> list[StatedValue]:
@@ -440,10 +217,10 @@ class AttributeReader:
                 for sku in skus:
                     claims += _claims_for(sku, value, text, keywords,
                                           tuple(o for o in others if o not in skus))
-            elif not reading.mentions and _SET_LEAD.search(text) and (
-                    text.rstrip().endswith(":") or not sentence.item):
+            elif not reading.mentions and (text.rstrip().endswith(":") or (
+                    _SET_LEAD.search(text) and not sentence.item)):
                 self._lead.append((value, text, keywords))
-            elif (not reading.mentions and not _GENERIC.search(text)
+            elif (not reading.mentions and not GENERIC.search(text)
                   and not _SET_AFTER.match(text[value.end:]) and not _MODAL.search(text)):
                 self._orphans.append((value, text, keywords))
         self.claims += claims
@@ -460,19 +237,30 @@ class AttributeReader:
         return claims
 
 
-def _claims_for(sku: str, value: _Value, text: str, keywords: list[Keyword],
+def _claims_for(sku: str, value: Value, text: str, keywords: list[Keyword],
                 others: tuple[str, ...] = ()) -> list[StatedValue]:
     """The claim ``value`` makes about ``sku``; when its keyword names an attribute the
     SKU's family does not carry (``its 126 Nm breakaway`` next to an actuator), about the
     nearest of ``others`` that carries it."""
-    for candidate in (sku, *others):
+    named = keyword_for(text, value, keywords, None)
+    candidates = (sku, *others)
+    if (named is None and value.amount is not None and value.amount.measure is not None
+            and value.amount.measure.quantity is Quantity.TORQUE
+            and family_of(sku) is not Family.ACTUATOR):
+        # a torque without a keyword beside an actuator is the actuator's output torque
+        actuators = [o for o in others if family_of(o) is Family.ACTUATOR]
+        candidates = (*actuators[:1], sku, *others)
+    for candidate in candidates:
         family = family_of(candidate)
-        keyword = _keyword_for(text, value, keywords, family)
-        if candidate != sku and keyword is None:
+        keyword = keyword_for(text, value, keywords, family)
+        if keyword is None and named is not None:
+            continue  # "its 22 Nm breakaway": a keyword this family does not carry
+        if candidate != sku and keyword is None and named is None and candidate not in (
+                candidates[:1]):
             continue
-        attribute = _attribute(value, keyword, family)
+        attribute = attribute_of(value, keyword, family)
         if attribute is None or (attribute == "face_to_face" and keyword is None):
-            if _keyword_for(text, value, keywords, None) is None:
+            if named is None:
                 return []
             continue
         return [_stated(candidate, attribute, value, text)]
@@ -494,24 +282,27 @@ _SET_AFTER = re.compile(r"^[\s-]*(?:\w+\s+)?(?:options|alternatives|valves|model
 
 
 def _sentence_values(sentence: Sentence,
-                     reading: Reading) -> list[tuple[_Value, list[str], list[Keyword]]]:
+                     reading: Reading) -> list[tuple[Value, list[str], list[Keyword]]]:
     """Each value the sentence states, with the SKUs it binds to (empty: none in reach)."""
     text = sentence.text
     keywords = keywords_in(text)
-    found: list[tuple[_Value, list[str], list[Keyword]]] = []
+    found: list[tuple[Value, list[str], list[Keyword]]] = []
     anchors = product_anchors(text, reading.mentions, keywords)
-    for value in _values(text):
-        clause_start = _clause_start(text, value.start)
-        if _asks(text, clause_start, value.start):
+    for value in values_in(text):
+        start = clause_start(text, value.start)
+        if asks(text, start, value.start):
             continue
-        head = text[clause_start:value.start]
-        if negated(head) or _HYPOTHETICAL.search(head):
+        head = text[start:value.start]
+        if negated(head) or hypothetical(head):
             continue
         if value.amount is not None and requirement_amount(text, value.amount, anchors):
             continue
         if value.code is not None and requirement_code(text, value.start, value.end, anchors):
             continue
-        skus = _skus_for(text, reading.mentions, value.start, reading.focus)
+        if value.attribute is not None and REQUIREMENT_AFTER.match(
+                text[value.end:value.end + 24]):
+            continue  # "the DN32 line": the site's, not the product's
+        skus = _skus_for(text, reading.mentions, value.start, reading.focus, reading.group)
         if _OLD_VALUE.search(head) and _NEW_VALUE.match(text[value.end:]):
             continue  # "changes from F10 to F12": F10 is what it was
         if not reading.mentions and (_PLAN.search(text) or (
@@ -521,7 +312,38 @@ def _sentence_values(sentence: Sentence,
             # "the PN16 options": a set; its values reach only a list or table that follows
             skus = []
         found.append((value, skus, keywords))
-    return found
+    return _respectively(text, reading, found)
+
+
+def _kind_of(value: Value) -> str:
+    if value.attribute is not None:
+        return value.attribute
+    if value.code is not None:
+        return "|".join(sorted(set(value.code.attributes.values())))
+    measure = value.amount.measure if value.amount is not None else None
+    return measure.quantity.value if measure is not None else "number"
+
+
+def _respectively(text: str, reading: Reading,
+                  found: list[tuple[Value, list[str], list[Keyword]]]
+                  ) -> list[tuple[Value, list[str], list[Keyword]]]:
+    """``BV-00001 and BV-00009 have 76 Nm and 148 Nm respectively``: the n-th value of a
+    kind goes to the n-th product named."""
+    if not re.search(r"\brespectively\b", text, re.IGNORECASE):
+        return found
+    named = _group_of([m for m in reading.mentions if m.explicit or m.group])
+    if len(named) < 2:
+        return found
+    by_kind: dict[str, list[int]] = {}
+    for index, (value, _, _) in enumerate(found):
+        by_kind.setdefault(_kind_of(value), []).append(index)
+    shared = list(found)
+    for indices in by_kind.values():
+        if len(indices) == len(named):
+            for sku, index in zip(named, indices, strict=True):
+                value, _, keywords = shared[index]
+                shared[index] = (value, [sku], keywords)
+    return shared
 
 
 def attribute_claims_in(sentence: Sentence, reading: Reading) -> list[StatedValue]:
@@ -534,7 +356,7 @@ def attribute_claims_in(sentence: Sentence, reading: Reading) -> list[StatedValu
     return claims
 
 
-def _stated(sku: str, attribute: str, value: _Value, sentence: str) -> StatedValue:
+def _stated(sku: str, attribute: str, value: Value, sentence: str) -> StatedValue:
     amount = value.amount
     if attribute == "supply" and amount is not None:
         return StatedValue(sku, attribute, f"{amount.value:g} bar air", None,

@@ -43,7 +43,7 @@ from typing import NamedTuple
 
 from remit.catalogue import Family, Quantity, RuleId
 from remit.claims.amounts import amounts
-from remit.claims.attributes import product_anchors, requirement_amount
+from remit.claims.cues import product_anchors, requirement_amount
 from remit.claims.mentions import Focus, Mention, family_of
 from remit.claims.text import sentences
 from remit.claims.vocabulary import codes_in, keywords_in
@@ -74,7 +74,9 @@ class StatedFit(NamedTuple):
 
 
 _FIT_WORD = re.compile(
-    r"\b(?:suitable|suited|suits?|fits?|fitting|fine|good|ok|okay|right\s+for|appropriate"
+    r"\b(?:suitable|suited|suit(?:s|ing|ed)?|fits?|fitting|fine|good|ok|okay|right\s+(?:for|choice)"
+    r"|appropriate|carr(?:y|ies)\s+over|reus\w+|go(?:es)?\s+(?:straight\s+)?into|drops?\s+into"
+    r"|screws?\s+into|fits?\s+into|will\s+(?:connect|screw|thread)"
     r"|compatible|compatibility|match(?:es|ed|ing)?|mates?|mating|meets?|meeting|satisf(?:y|ies)"
     r"|exceeds?|exceeding|covers?|covered|covering|handles?|handling|cope[sd]?|withstands?"
     r"|rated\s+(?:for|above|beyond)|above|beyond|within|works?|working\s+with|safe|resists?"
@@ -104,7 +106,10 @@ _SHORT_OF = re.compile(
 """Words right before a requirement that say the product falls short of it
 (``PN25, below your 30 bar``): the sentence reports a misfit, it claims no fit."""
 _HYPOTHETICAL = re.compile(
-    r"^\W*(?:if|whether|unless|once|should|in\s+case|assuming)\b|\b(?:before|until|whether"
+    r"^\W*(?:if|whether|unless|once|should|in\s+case|assuming)\b|\b(?:(?:can't|cannot|can\s+not"
+    r"|couldn't|not\s+able\s+to|unable\s+to)\s+(?:yet\s+)?(?:confirm|say|tell|guarantee|promise)"
+    r"|not\s+sure|unsure|don't\s+know|before|until|whether|to\s+(?:confirm|check|verify|see)"
+    r"\s+(?:that|if|whether)"
     r"|check(?:ing)?\s+(?:if|whether)|confirm(?:ing)?\s+(?:if|whether)|verify(?:ing)?"
     r"|double[\s-]check|make\s+sure|to\s+see\s+(?:if|whether)|need\s+to\s+know|let\s+me\s+know"
     r"|would\s+need|might|may)\b",
@@ -119,8 +124,8 @@ _TEMPERATURE_NAME = re.compile(
     r"(?:\w+\s+)?(?:medium\s+|process\s+|operating\s+|service\s+)?temp(?:erature|\.)?s?\b",
     re.IGNORECASE)
 _CHLORIDES = re.compile(
-    r"\b(?:chlorides?|chloride[\s-](?:bearing|rich|laden)|high[\s-]chloride|sea\s?water"
-    r"|salt\s?water|saltwater|brine|brackish(?:\s+water)?|saline|marine|offshore|salty"
+    r"\b(?:chlorides?|chloride[\s-](?:bearing|rich|laden)|high[\s-]chloride|sea[\s-]?water"
+    r"|salt[\s-]?water|brine|brackish(?:\s+water)?|saline|marine|offshore|salty"
     r"|chlorinated)\b",
     re.IGNORECASE)
 _MEDIUM = re.compile(
@@ -129,6 +134,10 @@ _MEDIUM = re.compile(
     r"|\b(?:your|ur)\s+(?P<named>(?:hot\s+|cold\s+|cooling\s+|potable\s+)?(?:water|oil|steam"
     r"|condensate|glycol))(?:\s+(?:circuit|line|system|service))?\b(?!\s+(?:temp|pressure))",
     re.IGNORECASE)
+_CAPABILITY_CODE = re.compile(
+    r"\b(?:ok|okay|fine|good|suitable|right)\s+for\s+(?:[\w\u00b0]+\s*/\s*){0,3}$",
+    re.IGNORECASE)
+"""``ok for 10bar / 120C / npt``: a code after a fit word is the site's requirement."""
 _PIPING = re.compile(
     r"\b(?:piping|pipework|pipe\s*work|pipes?|pipeline|lines?|fittings?|system|threads?|ports?"
     r"|connections?|existing|site|plant|installation)\b",
@@ -143,6 +152,9 @@ _EXISTING_ACTUATOR = re.compile(
     r"|\bactuators?\s+(?:you\s+(?:already\s+)?(?:have|own|use)|on\s+site|already\s+installed"
     r"|in\s+place)\b",
     re.IGNORECASE)
+_EXISTING_VALVES = re.compile(
+    r"\b(?:your|ur|the\s+site's|existing|installed|current)\s+(?:existing\s+|installed\s+)?"
+    r"(?:ball\s+)?valves?\b", re.IGNORECASE)
 _REQUIRED = re.compile(
     r"\b(?:requires?|required|requirement|requirements|needs?|needed|demands?|demanded"
     r"|asks?\s+for|asked\s+for|specified|specifies|calls?\s+for|mandatory|insist\w*)\b",
@@ -162,7 +174,24 @@ _MOUNT = re.compile(
 _GENERIC_FIT = re.compile(r"\b(?:fits?|fitting|match\w*|compatible|drop-in|partner|pairs?"
                           r"|goes\s+with|works?\s+with)\b", re.IGNORECASE)
 """Words of fit in general: C1 when nothing speaks of torque."""
-_ANAPHOR = re.compile(r"\b(?:that|this|it|those|these|them)\b", re.IGNORECASE)
+_ANAPHOR = re.compile(r"\b(?:that|this|it|those|these|them|all|both|each)\b", re.IGNORECASE)
+_ELLIPSIS = re.compile(r"[;,]\s*(?:but\s+|whereas\s+|while\s+)?(?P<sku>[A-Za-z]{2,3}-\d{3,6})"
+                       r"\s+(?:does|is|will|can|would)\W*$", re.IGNORECASE)
+
+
+def _ellipsis(sentence: str, mentions: tuple[Mention, ...],
+              requirements: list[_Requirement]) -> list[StatedFit]:
+    """``BV-00006 doesn't meet your 3.1 requirement; BV-00004 does.``: the product after
+    the negated fit is claimed to meet what the other does not."""
+    match = _ELLIPSIS.search(sentence)
+    if match is None or not requirements:
+        return []
+    head = sentence[:match.start()]
+    if not _NEGATED_FIT.search(head[:(_FIT_WORD.search(head) or match).start()]):
+        return []
+    sku = match["sku"].upper()
+    return [StatedFit(sku, r.rule, r.requirement, r.unit, sentence=sentence)
+            for r in requirements if r.position < match.start()]
 _CLAUSE_END = re.compile(r";|\s+-\s+|,\s+(?:but|while|whereas)\s+|\s+but\s+|\.\s")
 
 
@@ -174,9 +203,15 @@ class _Requirement(NamedTuple):
 
 
 def _clause_bounds(sentence: str, position: int) -> tuple[int, int]:
+    if _ROW.match(sentence):
+        return 0, len(sentence)  # a table row ("Pressure; Your site 12 bar; ...; OK") is one
     starts = [m.end() for m in _CLAUSE_END.finditer(sentence, 0, position)]
     ends = [m.start() for m in _CLAUSE_END.finditer(sentence, position)]
     return (starts[-1] if starts else 0), (ends[0] if ends else len(sentence))
+
+
+_ROW = re.compile(r"^[^;.!?]{1,60}(?:;\s[^;.!?]{1,60}){2,}$")
+"""A table row read as ``header value; header value; ...``."""
 
 
 def _requirements(sentence: str, mentions: tuple[Mention, ...]) -> list[_Requirement]:
@@ -202,11 +237,13 @@ def _requirements(sentence: str, mentions: tuple[Mention, ...]) -> list[_Require
         found += [_Requirement(m.start(), "C6", (m["named"] or "").casefold() or None)
                   for m in _MEDIUM.finditer(sentence)]
     codes = codes_in(sentence)
-    ends = [c for c in codes if c.code in ("NPT", "BSPP", "BSPT", "EN1092-1")
-            and _PIPING.search(sentence[c.end:c.end + 30])
-            and re.search(r"\b(?:your|ur|the|existing|site|plant|installation|current)\s+"
-                          r"(?:\w+\s+)?$", sentence[max(0, c.start - 30):c.start],
-                          re.IGNORECASE)]
+    ends = [c for c in codes if c.code in ("NPT", "BSPP", "BSPT", "EN1092-1") and (
+        (_PIPING.search(sentence[c.end:c.end + 30])
+         and re.search(r"\b(?:your|ur|the|existing|site|plant|installation|current)\s+"
+                       r"(?:\w+\s+)?$", sentence[max(0, c.start - 30):c.start], re.IGNORECASE))
+        or re.search(r"\b(?:piping|pipework|line|lines|connections?|your\s+site|site)\s*[:=]?\s*$",
+                     sentence[max(0, c.start - 20):c.start], re.IGNORECASE)
+        or _CAPABILITY_CODE.search(sentence[max(0, c.start - 30):c.start]))]
     if ends:
         found.append(_Requirement(ends[0].start, "C5", ends[0].code))
     elif match := _SITE_PIPING.search(sentence):
@@ -265,7 +302,7 @@ def _stated(sentence: str, word: re.Match[str]) -> bool:
                                                  sentence[start:], re.IGNORECASE))
 
 
-def _subjects(mentions: tuple[Mention, ...], position: int, focus: str | None,
+def _subjects(sentence: str, mentions: tuple[Mention, ...], position: int, focus: str | None,
               family: Family | None = None) -> list[str]:
     """The products a fit word at ``position`` is claimed of."""
     def fits(sku: str) -> bool:
@@ -274,7 +311,15 @@ def _subjects(mentions: tuple[Mention, ...], position: int, focus: str | None,
     before = [m for m in mentions if m.start < position and not m.secondary
               and any(fits(s) for s in m.skus)]
     if before:
-        return [s for s in before[-1].skus if fits(s)]
+        nearest = [before[-1]]
+        # "Both BV-00004 and BV-00006 are fine for ...": every product of the coordination
+        for mention in reversed(before[:-1]):
+            if not re.fullmatch(r"\s*(?:,|&|and|or)\s*(?:the\s+)?", sentence[mention.end:
+                                                                            nearest[0].start],
+                                re.IGNORECASE):
+                break
+            nearest.insert(0, mention)
+        return [s for m in nearest for s in m.skus if fits(s)]
     after = [m for m in mentions if m.start >= position and not m.secondary
              and any(fits(s) for s in m.skus)]
     if after:
@@ -292,11 +337,20 @@ def _pairs(sentence: str, mentions: tuple[Mention, ...], focus: str | None,
     valves = [s for s in named if family_of(s) is Family.BALL_VALVE]
     claims: list[StatedFit] = []
     existing = _EXISTING_ACTUATOR.search(sentence)
+    installed = _EXISTING_VALVES.search(sentence)
+    if installed is not None and actuators and not valves:
+        # "AC-00002 will bolt onto the F07 top flange of your installed valves"
+        word = _FIT_WORD.search(sentence)
+        flange = re.search(r"\bF\s?-?(0[3-9]|1\d|2\d)\b", sentence)
+        if word is not None and _stated(sentence, word) and _MOUNT.search(sentence):
+            claims += [StatedFit(actuator, "C1", f"F{flange.group(1)}" if flange else None,
+                                 sentence=sentence) for actuator in actuators[:1]]
+        return claims
     if existing is not None and not actuators:
-        subjects = valves or ([focus] if focus and family_of(focus) is Family.BALL_VALVE
-                              else [])
         word = _FIT_WORD.search(sentence) or re.search(r"\bsame\s+(?:top\s+)?flange\b|\bkeep\b",
                                                        sentence, re.IGNORECASE)
+        subjects = _subjects(sentence, mentions, word.start() if word else len(sentence), focus,
+                             Family.BALL_VALVE)
         if subjects and word is not None and (
                 _MOUNT.search(sentence) or _GENERIC_FIT.search(sentence)
                 or re.search(r"\bsame\b", sentence, re.IGNORECASE)):
@@ -330,7 +384,7 @@ class FitReader:
 
     def __init__(self) -> None:
         self.claims: list[StatedFit] = []
-        self._last: _Requirement | None = None
+        self._last: list[_Requirement] = []
 
     def read(self, sentence: str, mentions: tuple[Mention, ...], focus: str | None,
              last: dict[Family, str] | None = None) -> list[StatedFit]:
@@ -346,19 +400,23 @@ class FitReader:
                                          requirement.position]):
                 continue
             family = Family.BALL_VALVE if requirement.rule == "C7" else None
-            for sku in _subjects(mentions, word.start(), focus, family):
+            for sku in _subjects(sentence, mentions, word.start(), focus, family):
                 claims.append(StatedFit(sku, requirement.rule, requirement.requirement,
                                         requirement.unit, sentence=sentence))
-        numbered = [r for r in requirements if r.requirement is not None]
-        if not requirements and self._last is not None:
+        if not requirements and self._last:
             word = _FIT_WORD.search(sentence)
-            if (word is not None and _ANAPHOR.search(sentence[word.end():word.end() + 12])
+            if (word is not None and _ANAPHOR.search(sentence[word.end():word.end() + 16])
                     and _stated(sentence, word)):
-                for sku in _subjects(mentions, word.start(), focus):
-                    claims.append(StatedFit(sku, self._last.rule, self._last.requirement,
-                                            self._last.unit, sentence=sentence))
-        if numbered:
-            self._last = numbered[-1]
+                # "You mentioned 200 psi. BV-00008 ... covers that." ("meets all three")
+                plural = re.search(r"\b(?:all|both|them|those|these|three|two|each)\b",
+                                   sentence[word.end():word.end() + 16], re.IGNORECASE)
+                taken = self._last if plural else self._last[-1:]
+                for sku in _subjects(sentence, mentions, word.start(), focus):
+                    claims += [StatedFit(sku, r.rule, r.requirement, r.unit, sentence=sentence)
+                               for r in taken]
+        if requirements:
+            self._last = requirements
+        claims += _ellipsis(sentence, mentions, requirements)
         claims += _pairs(sentence, mentions, focus, last or {})
         unique = list(dict.fromkeys(claims))
         self.claims += unique

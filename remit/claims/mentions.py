@@ -39,6 +39,7 @@ _FAMILIES = {"BV": Family.BALL_VALVE, "AC": Family.ACTUATOR, "GK": Family.GASKET
 _SECONDARY_BEFORE = re.compile(
     r"(?:\bthan|\bunlike|\bcompared\s+(?:with|to)|\bversus|\bvs\.?|\binstead\s+of"
     r"|\brather\s+than|\breplaces|\breplacing|\bsupersedes|\bsuperseding|\bin\s+place\s+of"
+    r"|\breplaced|\bsuperseded\s+by|\bsucceeds|\bsucceeded"
     r"|\bsuccessor\s+(?:to|of)|\breplacement\s+(?:for|of)|\balternative\s+to"
     r"|\bsubstitute\s+for|\bover|\bfrom|\bformerly|\bpreviously|\bold|\boriginal"
     r"|\bsuperseded\s+(?:part|sku|valve)?|\byour\s+(?:old|existing|current))"
@@ -63,7 +64,9 @@ _DESCRIPTION = re.compile(
     r"\b(?:the|this|that|our|your)\s+(?:new\s+|proposed\s+|recommended\s+|quoted\s+"
     r"|selected\s+|chosen\s+|suggested\s+)?"
     r"(?P<noun>ball\s+valves?|valves?|actuators?|gasket\s+kits?|gaskets?|kits?"
-    r"|replacement|successor|alternative|substitute|swap)\b",
+    r"|replacement|successor|alternative|substitute|swap|current\s+one|new\s+one|old\s+one"
+    r"|original|predecessor|old\s+part|superseded\s+one|previous\s+one|old\s+revision"
+    r"|previous\s+revision)\b",
     re.IGNORECASE)
 _PLURAL_REFERENCE = re.compile(
     r"\b(?:both(?:\s+of\s+them|\s+valves|\s+actuators|\s+kits)?|all\s+(?:three|four|five"
@@ -79,10 +82,29 @@ _IS_REPLACEMENT = re.compile(
     r"\b(?:successor|replacement|alternative|substitute|swap|equivalent|recommendation"
     r"|drop-in)\s+(?:is|will\s+be|would\s+be|being|here\s+is)\s+(?:the\s+)?\W*$",
     re.IGNORECASE)
+_ALIAS_DEFINED = re.compile(
+    r"\b(?P<label>option\s+(?:[A-D]|[1-4])|choice\s+(?:[A-D]|[1-4])|alternative\s+(?:[A-D]|[1-4]))"
+    r"\b\W{0,4}(?:is\s+|=\s*)?(?:the\s+)?\W{0,2}(?P<sku>[A-Za-z]{2,3}-\d{3,6})\b"
+    r"|\b(?P<sku2>[A-Za-z]{2,3}-\d{3,6})\W{0,3}\((?P<label2>option\s+(?:[A-D]|[1-4]))\)",
+    re.IGNORECASE)
+_NAME_AFTER_SKU = re.compile(
+    r"\b(?P<sku>[A-Za-z]{2,3}-\d{3,6})\W{0,3}[(,\u2013-]\s*(?:the\s+)?(?P<name>[A-Z][a-z]{2,})\b")
+_NAME_BEFORE_SKU = re.compile(
+    r"\bthe\s+(?P<name>[A-Z][a-z]{2,})(?:\s+(?:ball\s+)?(?:valve|actuator|kit))?\s*\(\s*"
+    r"(?P<sku>[A-Za-z]{2,3}-\d{3,6})\s*\)")
+_NOT_NAMES = frozenset({
+    "option", "stainless", "carbon", "flanged", "threaded", "pneumatic", "electric", "spring",
+    "double", "single", "current", "new", "old", "superseded", "discontinued", "active",
+    "successor", "replacement", "alternative", "the", "which", "with", "and", "ball", "valve",
+    "actuator", "gasket", "kit", "size", "rated", "price", "stock", "lead", "available", "out",
+    "in", "for", "same", "previous", "original", "cheaper", "recommended", "preferred"})
 _NOUN_FAMILY = {"valve": Family.BALL_VALVE, "ball valve": Family.BALL_VALVE,
                 "actuator": Family.ACTUATOR, "gasket kit": Family.GASKET_KIT,
                 "gasket": Family.GASKET_KIT, "kit": Family.GASKET_KIT}
-_NEW_ONE = frozenset({"replacement", "successor", "alternative", "substitute", "swap"})
+_NEW_ONE = frozenset({"replacement", "successor", "alternative", "substitute", "swap",
+                      "current one", "new one", "new valve"})
+_OLD_ONE = frozenset({"old one", "old valve", "original", "predecessor", "old part",
+                      "superseded one", "previous one", "old revision", "previous revision"})
 
 
 class Mention(NamedTuple):
@@ -119,6 +141,7 @@ class Reading(NamedTuple):
 
     mentions: tuple[Mention, ...]
     focus: str | None
+    group: tuple[str, ...] = ()
 
 
 def family_of(sku: str) -> Family | None:
@@ -138,9 +161,42 @@ class Focus:
     def __init__(self) -> None:
         self.current: str | None = None
         self.replacement: str | None = None
+        self.replaced: str | None = None
         self.last: dict[Family, str] = {}
         self.group: tuple[str, ...] = ()
+        self.aliases: dict[str, str] = {}
         self._rows: list[str] = []
+
+    def _learn_aliases(self, sentence: str) -> None:
+        """Names a message gives its products: ``Option A: BV-00012``, ``BV-00020
+        (Roberts, DN25)``, ``the Dixon valve (BV-00013)``."""
+        for match in _ALIAS_DEFINED.finditer(sentence):
+            label = " ".join((match["label"] or match["label2"]).split()).casefold()
+            sku = (match["sku"] or match["sku2"]).upper()
+            self.aliases[label] = sku
+        for match in _NAME_AFTER_SKU.finditer(sentence):
+            if match["name"].casefold() not in _NOT_NAMES:
+                self.aliases[match["name"].casefold()] = match["sku"].upper()
+        for match in _NAME_BEFORE_SKU.finditer(sentence):
+            if match["name"].casefold() not in _NOT_NAMES:
+                self.aliases[match["name"].casefold()] = match["sku"].upper()
+
+    def _alias_mentions(self, sentence: str, taken: list[tuple[int, int]]) -> list[Mention]:
+        if not self.aliases:
+            return []
+        found: list[Mention] = []
+        pattern = re.compile(
+            r"\b(?:the\s+)?(?P<alias>" + "|".join(
+                re.escape(a).replace(r"\ ", r"\s+") for a in sorted(self.aliases, key=len,
+                                                                     reverse=True))
+            + r")(?:\s+(?:valve|actuator|kit|one|option))?\b", re.IGNORECASE)
+        for match in pattern.finditer(sentence):
+            if any(s < match.end() and match.start() < e for s, e in taken):
+                continue
+            sku = self.aliases[" ".join(match["alias"].split()).casefold()]
+            found.append(Mention(match.start(), match.end(), sku))
+            taken.append((match.start(), match.end()))
+        return found
 
     def _explicit(self, sentence: str) -> list[Mention]:
         mentions: list[Mention] = []
@@ -150,6 +206,12 @@ class Focus:
             secondary = _SECONDARY_BEFORE.search(before) is not None
             if _PASSIVE_REPLACED.match(after):
                 secondary = True
+            if (secondary and re.search(r"\b(?:replaces|replaced|supersedes|superseding|replacing"
+                                       r"|instead\s+of|in\s+place\s+of|successor\s+(?:to|of)"
+                                       r"|replacement\s+(?:for|of)|substitute\s+for|from|over"
+                                       r"|formerly|previously|old|original)\W*(?:[\w-]+\W+){0,2}$",
+                                       before, re.IGNORECASE)) or _PASSIVE_REPLACED.match(after):
+                self.replaced = sku
             if _REPLACES_AFTER.match(after) or _IS_REPLACEMENT.search(before):
                 self.replacement = sku
             elif secondary and re.search(r"\b(?:replaces|supersedes|replacing|instead\s+of"
@@ -168,7 +230,8 @@ class Focus:
                 self.replacement = mentions[i + 1].sku
         return mentions
 
-    def _reference(self, match: re.Match[str], subject: str | None = None) -> str | None:
+    def _reference(  # noqa: PLR0911 - one answer per kind of reference
+            self, match: re.Match[str], subject: str | None = None) -> str | None:
         """The SKU a pronoun or description refers to; ``subject`` is the product this
         sentence named before the reference (a pronoun after it refers to it)."""
         noun = match.groupdict().get("noun")
@@ -177,6 +240,8 @@ class Focus:
         noun = " ".join(noun.casefold().split()).removesuffix("s")
         if noun in _NEW_ONE:
             return self.replacement or self.last.get(Family.BALL_VALVE) or self.current
+        if noun in _OLD_ONE:
+            return self.replaced
         family = _NOUN_FAMILY.get(noun)
         if family is None:
             return self.current
@@ -227,8 +292,22 @@ class Focus:
                 form a group that ``both`` or ``all three`` can refer to).
         """
         before = self.current
+        self._learn_aliases(sentence)
         explicit = self._explicit(sentence)
+        for mention in explicit:
+            # "The replacement, BV-00010, has ...": the description names that SKU
+            lead = sentence[:mention.start]
+            if re.search(r"\b(?:the|its)\s+(?:current\s+|new\s+|direct\s+|recommended\s+)?"
+                         r"(?:replacement|successor|alternative|substitute|current\s+one"
+                         r"|new\s+one)\W{0,3}$", lead, re.IGNORECASE):
+                self.replacement = mention.sku
         taken = [(m.start, m.end) for m in explicit]
+        taken += [(m.start(), m.end()) for m in re.finditer(
+            r"\b(?:the|its)\s+(?:current\s+|new\s+|direct\s+|recommended\s+)?(?:replacement"
+            r"|successor|alternative|substitute|current\s+one|new\s+one)(?=\W{0,3}"
+            r"[A-Za-z]{2,3}-\d)", sentence, re.IGNORECASE)]
+        explicit += self._alias_mentions(sentence, taken)
+        explicit.sort()
         self._regroup(explicit, item)
         references: list[Mention] = self._plural(sentence, taken)
         primary = [m for m in explicit if not m.secondary]
@@ -253,4 +332,4 @@ class Focus:
             self.current = primary[-1].sku
         elif explicit and before is None:
             self.current = explicit[-1].sku
-        return Reading(mentions=mentions, focus=before)
+        return Reading(mentions=mentions, focus=before, group=self.group)

@@ -25,7 +25,7 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-__all__ = ["Sentence", "normalise", "sentences"]
+__all__ = ["Sentence", "normalise", "sentences", "unwrapped"]
 
 # Cyrillic and Greek letters that look like Latin ones, as Unicode's confusables list
 # pairs them (the subset that occurs in Latin-looking words), written as escapes so that
@@ -181,7 +181,7 @@ def _table(rows: list[str]) -> list[Sentence]:
     header, body = cells[0], cells[1:]
     sku_columns = [j for j, h in enumerate(header) if j > 0 and _SKU_LIKE.search(h)]
     out: list[Sentence] = []
-    if sku_columns:
+    if len(sku_columns) >= 2 or (sku_columns and len(header) == 2):
         for j in sku_columns:
             facts = []
             for row in body:
@@ -211,13 +211,104 @@ def _table(rows: list[str]) -> list[Sentence]:
     return out
 
 
+_BLOCK_START = re.compile(r"^\s*(?:[-*+\u2022]\s|\d{1,3}[.)]\s|#|\||>|```|[^\w\s\"'(\[])")
+_WRAP_WIDTH = 60
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s")
+_LABEL = re.compile(r"^\s*\w+(?: \w+){0,2}:\s+\S")
+"""A line that opens with a label of up to three words and its value: ``Pending: PO``."""
+
+
+def unwrapped(text: str) -> str:
+    """``text`` with soft line breaks joined, as Markdown reads a paragraph: a long line
+    that breaks off mid-sentence (``... It isn't: the CFO`` / ``approved the margin
+    exception``) continues on the next line when that line opens no block or label of its
+    own; a list item continues on indented lines only."""
+    out: list[str] = []
+    last = ""
+    for line in text.splitlines():
+        if out and _continues(last, line):
+            out[-1] = f"{out[-1].rstrip()} {line.strip()}"
+        else:
+            out.append(line)
+        last = line
+    return "\n".join(out)
+
+
+def _continues(last: str, line: str) -> bool:
+    return (bool(line.strip()) and len(last.strip()) >= _WRAP_WIDTH
+            and not last.rstrip().endswith((":", ".", "!", "?"))
+            and not last.lstrip().startswith(("|", "```", "~~~"))
+            and _BLOCK_START.match(line) is None
+            and _LABEL.match(line) is None
+            and (_LIST_ITEM.match(last) is None or line[:1].isspace()))
+
+
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
+_KEY_VALUE = re.compile(r"""^\s*[-{\[]*\s*["']?(?P<key>[A-Za-z][\w .-]{0,40}?)["']?\s*[:=]\s*"""
+                        r"""(?P<value>.*?)\s*[,}\]]*\s*$""")
+_PAIR = re.compile(r"""["'](?P<key>[A-Za-z][\w .-]{0,40}?)["']\s*:\s*"""
+                   r"""(?P<value>"[^"]*"|[^,{}\[\]]+)""")
+_KEY_UNIT = re.compile(r"_(?P<unit>bar|psi|mpa|kpa|c|f|degc|degf|nm|mm|in)$", re.IGNORECASE)
+_COLUMNS = re.compile(r"\s{2,}|\t")
+
+
+def _key_value(key: str, value: str) -> str:
+    """A ``key: value`` of a JSON or YAML block as words: ``"pn_bar": 40`` reads
+    ``pn 40 bar``."""
+    value = value.strip().strip("\"'").strip()
+    unit = _KEY_UNIT.search(key)
+    if unit is not None:
+        key = key[:unit.start()]
+        if _BARE_NUMBER.match(value):
+            value = f"{value} {unit['unit']}"
+    return f"{key.replace('_', ' ').strip()} {value}".strip()
+
+
+def _block(lines: list[str]) -> list[Sentence]:
+    """A fenced code block: JSON or YAML objects read one object to a sentence (``key
+    value; key value``), a fixed-width table read as a table, anything else line by line."""
+    body = [ln for ln in lines if ln.strip()]
+    if not body:
+        return []
+    pairs_per_line = [_PAIR.findall(ln) for ln in body]
+    if any(len(p) > 1 for p in pairs_per_line):  # one object per line: [{"sku": ...}, ...]
+        return [Sentence("; ".join(_key_value(k, v) for k, v in pairs), item=True)
+                for pairs in pairs_per_line if pairs]
+    facts = [m for ln in body if (m := _KEY_VALUE.match(ln)) and m["value"].strip("{[ ")]
+    if len(facts) >= 2 and len(facts) >= len(body) // 2:
+        # a YAML object under its SKU ("BV-00021:" then indented keys) is about that SKU
+        heads = [m["key"] for ln in body if (m := _KEY_VALUE.match(ln))
+                 and not m["value"].strip("{[ ") and _SKU_LIKE.fullmatch(m["key"].strip())]
+        lead = f"{heads[0]}: " if heads else ""
+        return [Sentence(lead + "; ".join(_key_value(m["key"], m["value"]) for m in facts),
+                         item=True)]
+    rows = [_COLUMNS.split(ln.strip()) for ln in body]
+    if len(rows) >= 2 and len(rows[0]) >= 2 and all(len(r) == len(rows[0]) for r in rows):
+        return _table(["| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
+                      + ["| " + " | ".join(r) + " |" for r in rows[1:]])
+    return [Sentence(ln.strip(), item=True) for ln in body]
+
+
+def _unwrap_prose(text: str) -> str:
+    """Soft line breaks joined outside fenced code blocks (whose lines are data)."""
+    parts = re.split(r"(^\s*(?:```|~~~).*?^\s*(?:```|~~~)[^\n]*$)", text, flags=re.M | re.S)
+    return "".join(part if index % 2 else unwrapped(part) for index, part in enumerate(parts))
+
+
 def sentences(text: str) -> list[Sentence]:
     """The sentences of ``text``, normalised, in reading order (see the module docstring)."""
-    lines = normalise(text).splitlines()
+    lines = _unwrap_prose(normalise(text)).splitlines()
     out: list[Sentence] = []
     index = 0
     while index < len(lines):
         line = lines[index]
+        if _FENCE.match(line):
+            end = index + 1
+            while end < len(lines) and not _FENCE.match(lines[end]):
+                end += 1
+            out += _block(lines[index + 1:end])
+            index = end + 1
+            continue
         if line.strip().startswith("|"):
             end = index
             while end < len(lines) and lines[end].strip().startswith("|"):

@@ -14,7 +14,7 @@ regard to case) with what they mean:
 
 Example:
     >>> [(c.attribute(Family.BALL_VALVE), c.code) for c in codes_in("a PTFE (Teflon) seat")]
-    [('seat', 'PTFE'), ('seat', 'PTFE')]
+    [('seat', 'PTFE')]
 """
 
 from __future__ import annotations
@@ -83,7 +83,8 @@ KEYWORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"(?:ISO\s*5211\s+)?(?:top|mounting|actuator\s+mounting)\s+(?:flange|pad|interface)"
      r"|ISO\s*5211(?:\s+(?:flange|mounting|pad|interface))?|drive\s+flange",
      ("iso5211_flange",)),
-    (r"break[\s-]?(?:away|out)\s+torque|opening\s+torque|operating\s+torque",
+    (r"break[\s-]?(?:away|out)(?:\s+torque)?|to\s+break\s+(?:away|out|free)|opening\s+torque"
+     r"|operating\s+torque",
      ("breakaway_torque",)),
     (r"(?:rated\s+)?output\s+torque|rated\s+torque|torque\s+output", ("output_torque",)),
     (r"torque", ("breakaway_torque", "output_torque")),
@@ -143,11 +144,11 @@ CODES: tuple[CodeSpelling, ...] = (
     CodeSpelling(r"EN\s?1092(?:-1)?(?:\s+(?:flanges?|flanged))?|DIN\s+flanges?|flanged"
                  r"(?:\s+ends?)?|flange\s+ends", "EN1092-1", _END),
     CodeSpelling(r"F\s?-?(?:0[3-9]|1[0-9]|2[0-9])", "F", _FLANGE),
-    CodeSpelling(r"(?:EN\s*10204\s+|type\s+|cert(?:ificate)?\.?\s+)3\.1(?:\s*\(?B\)?)?"
+    CodeSpelling(r"(?:EN\s*10204\s+|type\s+|cert(?:ificate)?s?\.?\s*[:=-]?\s*)3\.1(?:\s*\(?B\)?)?"
                  r"|3\.1(?=\s*(?:\w+\s+){0,2}(?:cert|certificate|certs|MTC|MTR|inspection"
                  r"|material\s+cert|mill\s+cert|documentation|paperwork|declaration|report"
                  r"|docs?\b))|(?<=with\sa\s)3\.1|(?<=with\san\s)3\.1", "3.1", _CERT),
-    CodeSpelling(r"(?:EN\s*10204\s+|type\s+|cert(?:ificate)?\.?\s+)2\.1"
+    CodeSpelling(r"(?:EN\s*10204\s+|type\s+|cert(?:ificate)?s?\.?\s*[:=-]?\s*)2\.1"
                  r"|2\.1(?=\s*(?:\w+\s+){0,2}(?:cert|certificate|certs|MTC|MTR|inspection"
                  r"|documentation|paperwork|declaration|report|docs?\b))", "2.1", _CERT),
     CodeSpelling(r"(?:pneumatic\s+)?spring[\s-]return(?:\s+pneumatic)?|single[\s-]acting"
@@ -161,8 +162,8 @@ CODES: tuple[CodeSpelling, ...] = (
     CodeSpelling(r"230\s?V(?:olts?)?\s?AC|230\s?VAC|230\s?V\s?a\.?c\.?", "230 VAC", _SUPPLY),
     CodeSpelling(r"6\s?bar(?:g|\s?\(g\))?\s+(?:instrument\s+|compressed\s+|plant\s+)?air"
                  r"(?:\s+supply)?", "6 bar air", _SUPPLY),
-    CodeSpelling(r"raised[\s-]faced?|RF", "RF", _FACING),
-    CodeSpelling(r"flat[\s-]faced?|full[\s-]faced?|FF", "FF", _FACING),
+    CodeSpelling(r"raised[\s-]faced?|RF|face\s+is\s+raised", "RF", _FACING),
+    CodeSpelling(r"flat[\s-]faced?|full[\s-]faced?|FF|face\s+is\s+flat", "FF", _FACING),
     CodeSpelling(r"graphite(?:\s*/\s*316|\s+316|_316|\s+with\s+316(?:\s+insert)?)?"
                  r"|316\s*/\s*graphite", "graphite_316", _GASKET),
     CodeSpelling(r"EPDM", "EPDM", _GASKET),
@@ -189,8 +190,8 @@ def codes_in(sentence: str) -> list[Code]:
 
 
 REQUIREMENT_WORDS = re.compile(
-    r"\b(?:design|operating|process|service|line|system|site|plant|medium|media"
-    r"|fluid|application|duty|required|requirement|requirements|specified|your"
+    r"\b(?:design|operating|process|your\s+service|line|system|site|plant|medium|media"
+    r"|fluid|application|duty|required|requirement|requirements|specified|your|ur"
     r"|buyer's|customer's|client's|site's|conditions?|max(?:imum)?\s+(?:line|system"
     r"|process)|at\s+temperatures?|steam|oil|water|brine|you\s+(?:mentioned|gave|need|needs"
     r"|specified|stated|quoted|said|run|operate|have))\b",

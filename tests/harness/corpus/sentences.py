@@ -207,13 +207,26 @@ class Tally:
         return self._ratio(self.unsupported_right, self.unsupported_labelled)
 
 
+def labelled_kinds(entry: dict[str, Any]) -> frozenset[str]:
+    """The kinds of claim an entry's file labels: an authority file labels authority claims
+    only (its writers left product facts unlabelled), a product file attribute and fit
+    claims only."""
+    if "authority" in str(entry.get("file", "")):
+        return frozenset({"authority"})
+    return frozenset({"attribute", "fit"})
+
+
 def evaluate(entries: list[dict[str, Any]]) -> dict[str, Tally]:
-    """Per detector (attribute, fit, authority), the counts and the misses by entry id."""
+    """Per detector (attribute, fit, authority), the counts and the misses by entry id.
+
+    Each entry is measured on the kinds of claim its file labels (:func:`labelled_kinds`).
+    """
     catalogue = shared_catalogue()
     tallies = {kind: Tally() for kind in KINDS}
     for entry in entries:
-        labels = list(entry.get("claims") or [])
-        found = judge(entry, catalogue)
+        kinds = labelled_kinds(entry)
+        labels = [c for c in entry.get("claims") or [] if c["kind"] in kinds]
+        found = [c for c in judge(entry, catalogue) if c.kind in kinds]
         # the same claim found twice (a value restated in another unit) counts once
         unique: list[Found] = []
         for claim in found:
