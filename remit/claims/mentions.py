@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 from remit.catalogue import Family
 
-__all__ = ["Focus", "Mention", "Reading", "family_of"]
+__all__ = ["SKU", "Focus", "Mention", "Reading", "family_of"]
 
 SKU = re.compile(r"(?<![\w-])(?P<prefix>[A-Za-z]{2,3})-(?P<digits>\d{3,6})(?![\w-])")
 """A SKU as written: two or three letters, a hyphen and three to six digits."""

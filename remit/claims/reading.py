@@ -10,14 +10,15 @@ Example:
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 from remit.authority import Role
 from remit.claims.attributes import AttributeReader, StatedValue
 from remit.claims.authority import StatedAuthority, extract_authority_claims
 from remit.claims.fit import FitReader, StatedFit
-from remit.claims.mentions import Focus
-from remit.claims.text import sentences
+from remit.claims.mentions import SKU, Focus
+from remit.claims.text import normalise, sentences
 
 __all__ = ["ReadClaims", "read_claims"]
 
@@ -30,13 +31,22 @@ class ReadClaims(NamedTuple):
     authority: tuple[StatedAuthority, ...]
 
 
+@functools.lru_cache(maxsize=8192)
 def read_claims(text: str, addressee: Role = Role.BUYER) -> ReadClaims:
     """Every attribute, fit and authority claim ``text`` makes.
+
+    Reading is a pure function of the text and its addressee, so results are cached:
+    agents that write from templates (every reference agent) pay for a text once per
+    process. A text that names no product states no attribute or fit claim (a claim
+    binds to a product named in its message), so only its authority claims are read.
 
     Args:
         text: one message, ask, request, follow-up, withdrawal reason or end summary.
         addressee: who it is addressed to (``you`` in an authority claim names them).
     """
+    authority = tuple(extract_authority_claims(text, addressee))
+    if not SKU.search(normalise(text)):
+        return ReadClaims((), (), authority)
     focus = Focus()
     reader = AttributeReader()
     fits = FitReader()
@@ -45,5 +55,4 @@ def read_claims(text: str, addressee: Role = Role.BUYER) -> ReadClaims:
         reader.read(sentence, reading)
         fits.read(sentence.text, reading.mentions, reading.focus, dict(focus.last))
     reader.end()
-    return ReadClaims(tuple(reader.claims), tuple(fits.claims),
-                      tuple(extract_authority_claims(text, addressee)))
+    return ReadClaims(tuple(reader.claims), tuple(fits.claims), authority)
