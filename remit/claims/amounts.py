@@ -164,8 +164,9 @@ def amounts(sentence: str) -> list[Amount]:
                 value = number / upper_value if upper_value else number
                 unit = match["upper_unit"]
                 decimals = 3
-            elif ("/" in joiner or (plain_dash and unit is None and upper_unit is None)
-                    or (joiner.strip().casefold() == "and" and not between) or different):
+            elif (upper_value <= number or "/" in joiner
+                  or (plain_dash and unit is None and upper_unit is None)
+                  or (joiner.strip().casefold() == "and" and not between) or different):
                 # "1/2", "16-25" without units, "1.2 MPa and 130 °C": not a range; the
                 # second number is read on its own
                 upper = None

@@ -89,10 +89,12 @@ class StatedValue(NamedTuple):
 
 _COORDINATED = re.compile(r"^\s*(?:,|&|and|or|as\s+well\s+as|plus)\s*(?:,\s*)?(?:the\s+)?$",
                           re.IGNORECASE)
-_PLURAL = re.compile(r"\b(?:are|both|all|each|have|were)\b", re.IGNORECASE)
-_OF_FOLLOWING = re.compile(r"^[^\s,;.()]*(?:\s+(?:rating|class|seat|body|ends|flange|torque"
-                           r"|certificate|connection|material|facing|breakaway))?\s+(?:of|on|for)"
-                           r"\s+(?:the\s+)?$", re.IGNORECASE)
+_PLURAL = re.compile(r"\b(?:are|both|all|each|have|were|come|ship|share|offer|use|feature"
+                     r"|carry|take|run)\b", re.IGNORECASE)
+_OF_FOLLOWING = re.compile(r"^\s*(?:(?:rating|class|seat|body|ends|flange|torque|certificate"
+                           r"|connection|material|facing|breakaway)\s+)?(?:of|on|for)\s+"
+                           r"(?:the\s+)?(?:older|newer|old|new|other|current|superseded)?\s*$",
+                           re.IGNORECASE)
 _VERSUS = re.compile(r"\b(?:versus|vs\.?|compared\s+(?:with|to)|against|whereas|while)\s+"
                      r"(?:\w+\s+)?$", re.IGNORECASE)
 
@@ -100,7 +102,7 @@ _VERSUS = re.compile(r"\b(?:versus|vs\.?|compared\s+(?:with|to)|against|whereas|
 def _group_of(mentions: list[Mention]) -> list[str]:
     """The distinct products a sentence names or refers to, in order."""
     return list(dict.fromkeys(s for m in mentions for s in m.skus))
-_LIST_AFTER = re.compile(r"^[^.;]*?(?::|\bincluding\b|\bnamely\b)\s*$", re.IGNORECASE)
+_LIST_AFTER = re.compile(r"^[^.;]*?(?::|\bincluding\b|\bnamely\b|\()\s*$", re.IGNORECASE)
 
 
 def _group(sentence: str, mentions: list[Mention], nearest: Mention) -> list[str]:
@@ -116,7 +118,8 @@ def _group(sentence: str, mentions: list[Mention], nearest: Mention) -> list[str
     if len(group) > 1:
         joined = sentence[group[0].start:group[-1].end]
         after = sentence[group[-1].end:group[-1].end + 30]
-        if not (re.search(r"\band\b|&", joined) or _PLURAL.search(after)):
+        listed = sentence[:group[0].start].rstrip().endswith("(")
+        if not (re.search(r"\band\b|&", joined) or _PLURAL.search(after) or listed):
             group = [nearest]
     return [m.sku for m in group]
 
@@ -134,12 +137,13 @@ def _following(sentence: str, mentions: list[Mention], first: Mention) -> list[s
 
 def _skus_for(  # noqa: PLR0911 - one answer per way a value reaches its product
         sentence: str, reading_mentions: tuple[Mention, ...], position: int,
-        focus: str | None, pair: tuple[str, ...] = ()) -> list[str]:
-    """The SKUs a value at ``position`` is stated for (module docstring)."""
+        focus: str | None, pair: tuple[str, ...] = (), *, end: int | None = None) -> list[str]:
+    """The SKUs a value at ``position`` (ending at ``end``) is stated for (module docstring)."""
     mentions = list(reading_mentions)
-    following = [m for m in mentions if m.start >= position and m.explicit]
+    end = position if end is None else end
+    following = [m for m in mentions if m.start >= end and m.explicit]
     if following and not re.search(r"\(\s*$", sentence[:position]) and _OF_FOLLOWING.match(
-            sentence[position:following[0].start]):
+            sentence[end:following[0].start]):
         # "the PN10 of BV-00015", "14 Nm for the Davies": the value belongs to what follows
         return [following[0].sku]
     versus = _VERSUS.search(sentence[:position])
@@ -274,6 +278,10 @@ _PRODUCT_AFTER = re.compile(r"^[\w-]*\s+(?:[\w-]+\s+)?(?:valves?|actuators?|kits
 _PLAN = re.compile(r"\b(?:I'll|I\s+will|we'll|we\s+will|I\s+can|we\s+can|let\s+me|I'm\s+going"
                    r"\s+to|I\s+could)\s+(?:\w+\s+)?(?:look|check|find|come\s+back|requote"
                    r"|re-quote|send|search|revise|offer|quote|propose|suggest)\b", re.IGNORECASE)
+_COPULA = re.compile(r"(?:\b(?:is|was|are|were|be|been|remains?|becomes?)|'s)\s+(?:\w+\s+)?$",
+                     re.IGNORECASE)
+_DESCRIBING = re.compile(r"^[\w-]*\s+ones?\b", re.IGNORECASE)
+_MARKED_NO = re.compile(r"^[^;|.]{0,24}?(?:\u274c|\u2717|\u2718|\u2716|\bnot\s+OK\b)")
 _OLD_VALUE = re.compile(r"\bfrom\s+(?:the\s+)?$", re.IGNORECASE)
 _NEW_VALUE = re.compile(r"^\s*(?:to|->|→)\s", re.IGNORECASE)
 _SET_AFTER = re.compile(r"^[\s-]*(?:\w+\s+)?(?:options|alternatives|valves|models|variants"
@@ -302,15 +310,26 @@ def _sentence_values(sentence: Sentence,
         if value.attribute is not None and REQUIREMENT_AFTER.match(
                 text[value.end:value.end + 24]):
             continue  # "the DN32 line": the site's, not the product's
-        skus = _skus_for(text, reading.mentions, value.start, reading.focus, reading.group)
+        skus = _skus_for(text, reading.mentions, value.start, reading.focus, reading.group,
+                         end=value.end)
         if _OLD_VALUE.search(head) and _NEW_VALUE.match(text[value.end:]):
             continue  # "changes from F10 to F12": F10 is what it was
-        if not reading.mentions and (_PLAN.search(text) or (
-                _INDEFINITE.search(head) and _PRODUCT_AFTER.match(text[value.end:]))):
-            continue  # "a revised quote on a PEEK-seated valve": some other product
-        if not reading.mentions and _SET_AFTER.match(text[value.end:]):
-            # "the PN16 options": a set; its values reach only a list or table that follows
-            skus = []
+        indefinite = _INDEFINITE.search(head)
+        if (not reading.mentions and _PLAN.search(text)) or (
+                indefinite is not None and _PRODUCT_AFTER.match(text[value.end:])
+                and not _COPULA.search(head[:indefinite.start()])):
+            # "a revised quote on a PEEK-seated valve", "we can offer a 316 alternative":
+            # some other product ("it is a DN80 valve" describes its subject, though)
+            continue
+        if value.code is not None and _DESCRIBING.match(text[value.end:]):
+            continue  # "the stainless one", "the two carbon-steel ones": a way to point
+        if _MARKED_NO.match(text[value.end:]):
+            continue  # "3.1 certificate ✗": the cell says it does not
+        if _SET_AFTER.match(text[value.end:]):
+            listed = [m.sku for m in reading.mentions if m.explicit and m.start >= value.end]
+            # "the PN16 options": a set; its values reach only the products listed after it
+            # in the sentence, or a list or table that follows
+            skus = listed if listed else ([] if not reading.mentions else skus)
         found.append((value, skus, keywords))
     return _respectively(text, reading, found)
 

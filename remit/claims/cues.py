@@ -49,14 +49,14 @@ GENERIC = re.compile(
     r"|(?:ball\s+)?valves|seats|actuators|gaskets|(?:soft|metal)\s+seats)\b",
     re.IGNORECASE)
 _HYPOTHETICAL = re.compile(
-    r"^\W*(?:if|whether|unless|once|in\s+case|assuming|suppose|should\s+you|when\s+you)\b"
+    r"^\W*(?:if|whether|unless|once|in\s+case|assuming|suppose|should(?!\s+be\b)|when\s+you)\b"
     r"|\b(?:check(?:ing)?|verify(?:ing)?|confirm(?:ing)?|see)\s+(?:whether|if)\b"
     r"|\b(?:you\s+(?:mentioned|said|wrote|asked\s+for|need|needed|want|wanted|requested"
     r"|specified|stated|quoted|gave)|as\s+you\s+(?:said|mentioned|noted))\b",
     re.IGNORECASE)
 CAPABILITY = re.compile(
     r"\b(?:handles?|handling|cope[sd]?\s+with|coping\s+with|withstands?|suitable|suited|fine"
-    r"|ok|okay|safe|works?|rated\s+above|meets?|exceeds?|covers?|clears?|ample|plenty|good\s+for"
+    r"|ok|okay|safe|works?(?!\s+out)|rated\s+above|meets?|exceeds?|covers?|clears?|ample|plenty"
     r"|more\s+than\s+enough|enough|sufficient|adequate|margin|headroom|comfortably|within"
     r"|able\s+to|can\s+(?:take|handle|run|operate)|compatible|matches|satisf(?:y|ies))\b",
     re.IGNORECASE)
@@ -72,7 +72,7 @@ def is_question(clause: str) -> bool:
 
 
 _IF_CLAUSE = re.compile(r"^\W*(?:if|unless|once|when|whenever|in\s+case|provided|assuming"
-                        r"|should\s+you)\b[^,]*,", re.IGNORECASE)
+                        r"|should)\b[^,]*,", re.IGNORECASE)
 _MAYBE = re.compile(r"\b(?:could|might|may)\s+(?:well\s+)?be\b|\bdepending\s+on\b", re.IGNORECASE)
 
 
@@ -115,8 +115,9 @@ def clause_start(sentence: str, position: int) -> int:
 LIMIT = re.compile(
     r"\b(?:(?:rated|good|fine|ok|okay|suitable|handles?|cope[sd]?|works?|usable|limited|goes)"
     r"\s+(?:up\s+)?to|up\s+to|max(?:imum|\.)?|limit(?:ed)?\s+(?:of|at|to)|rated\s+(?:at|for)"
-    r"|tops?\s+out\s+at|anything\s+(?:between|from|up\s+to)|between|from"
-    r"|seats?\s+(?:is\s+|are\s+)?good\s+for)\W*(?:about|around|approx"
+    r"|tops?\s+out\s+at|anything\s+(?:between|from|up\s+to)|between|from|good\s+for"
+    r"|works?\s+out\s+(?:to|at)|comes?\s+(?:out\s+)?to|amounts?\s+to|equates?\s+to"
+    r"|equivalent\s+to|equals?)\W*(?:more\s+than|about|around|approx"
     r"\.?|approximately|roughly|~)?\W*$",
     re.IGNORECASE)
 """Words that make the number after them the product's own limit (``rated to``, ``good
@@ -137,8 +138,17 @@ def product_anchors(sentence: str, mentions: tuple[Mention, ...] | list[Mention]
 
 REQUIREMENT_AFTER = re.compile(
     r"^[\s)]*(?:\w+\s+)?(?:design|operating|working|process|service|line|system|medium"
-    r"|media|fluid|steam|oil|water|application|duty|requirement|spec|conditions?)\b",
+    r"|media|fluid|steam|oil|water|application|duty|requirement|spec|conditions?|positions?"
+    r"|header|branch|nozzle)\b",
     re.IGNORECASE)
+
+
+def _requirement_clause(sentence: str, position: int) -> int:
+    """Where the clause around ``position`` starts, a parenthesis not ending it (``your line
+    (8 bar, 140 °C)``: the figures in brackets are still the line's)."""
+    starts = [m.end() for m in _CLAUSE.finditer(sentence, 0, position)
+              if not m.group(0).strip().startswith("(")]
+    return starts[-1] if starts else 0
 
 
 def requirement_amount(sentence: str, amount: Amount, anchors: tuple[int, ...] = ()) -> bool:
@@ -153,7 +163,7 @@ def requirement_amount(sentence: str, amount: Amount, anchors: tuple[int, ...] =
     pressure``, ``a 150 °C medium``); or when it opens the clause as a condition
     (``At 20 bar, ...``).
     """
-    start = max([clause_start(sentence, amount.start), amount.start - 40,
+    start = max([_requirement_clause(sentence, amount.start), amount.start - 40,
                  *(a for a in anchors if a <= amount.start)])
     before = sentence[start:amount.start]
     after = sentence[amount.end:amount.end + 24]
@@ -169,6 +179,8 @@ def requirement_amount(sentence: str, amount: Amount, anchors: tuple[int, ...] =
     return REQUIREMENT_AFTER.match(after) is not None
 
 
+_FOR_SITE = re.compile(r"\b(?:ok|okay|fine|good|suitable|right|safe)\s+for\s+(?:[\w\u00b0]+\s*"
+                       r"[/,]\s*){0,3}$", re.IGNORECASE)
 _SITE_CODE_BEFORE = re.compile(
     r"\b(?:your|the\s+site's|site|existing|current|installed|present|our\s+customer's"
     r"|their)\b(?:\s+\w+){0,2}?[\s(]*$"
@@ -189,7 +201,7 @@ def requirement_code(sentence: str, start: int, end: int, anchors: tuple[int, ..
     window = max([0, start - 40, *(a for a in anchors if a <= start)])
     if _SITE_CODE_BEFORE.search(sentence[window:start]):
         return True
-    if CAPABILITY.search(sentence[window:start]) and not LIMIT.search(sentence[window:start]):
+    if _FOR_SITE.search(sentence[window:start]):
         return True  # "ok for 10bar / 120C / npt": the site's piping
     return _SITE_CODE_AFTER.match(sentence[end:end + 40]) is not None
 

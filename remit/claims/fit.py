@@ -86,10 +86,12 @@ _FIT_WORD = re.compile(
     r"|perfect(?:ly)?|no\s+(?:problem|issue|concern)s?|spot\s+on|bolts?|mounts?|mounting"
     r"|direct[\s-]mount|drop-in|sized|lines?\s+up|aligns?|takes|accepts|same\s+as|thread(?:s)?\s+"
     r"(?:straight\s+)?into|passes|ticks?|good\s+to\s+go|serves?|do\s+the\s+job|up\s+to\s+the\s+job"
-    r"|will\s+(?:do|work|handle|cope|operate|drive|turn)|operates?|drives?|what\s+you\s+need"
+    r"|will\s+(?:do|work|handle|cope|operate|drive|turn|hold|take)|operates?|drives?|holds?"
+    r"|what\s+you\s+need|connects?|connected|take|inside|no\s+trouble|gives?\s+you"
+    r"|go(?:es)?\s+(?:straight\s+)?on|resistance|covered"
     r"|all\s+(?:your|the)\s+site\s+needs|as\s+(?:your|the)\s+site\s+(?:requires|needs|asks)"
     r"|(?:won'?t|will\s+not|shouldn'?t|should\s+not)\s+be\s+(?:an?\s+)?(?:problem|issue"
-    r"|concern))\b|✅|✔|☑",
+    r"|concern))\b|\u2705|\u2714|\u2713|\u2611",
     re.IGNORECASE)
 _NOT_A_PROBLEM = re.compile(r"(?:won'?t|will\s+not|shouldn'?t|should\s+not)\s+be|no\s+"
                             r"(?:problem|issue|concern)", re.IGNORECASE)
@@ -98,6 +100,8 @@ _NEGATED_FIT = re.compile(
     r"|without|fails?\s+to|unable\s+to|too\s+\w+\s+for|only)\b|[\u274c\u2717\u2718\u2716])"
     r"\W*(?:\w+\W+){0,2}$",
     re.IGNORECASE)
+_UNTIL = re.compile(r"\b(?:until|till|once\s+I|before\s+I|pending)\b", re.IGNORECASE)
+"""A fit said to hold only after something still to happen is not yet claimed."""
 _SHORT_OF = re.compile(
     r"\b(?:below|under|beneath|short\s+of|less\s+than|lower\s+than|too\s+(?:low|high|small"
     r"|weak|hot)\s+for|not\s+enough\s+for|insufficient\s+for)\s+(?:the\s+|your\s+|ur\s+)?"
@@ -108,7 +112,9 @@ _SHORT_OF = re.compile(
 _HYPOTHETICAL = re.compile(
     r"^\W*(?:if|whether|unless|once|should|in\s+case|assuming)\b|\b(?:(?:can't|cannot|can\s+not"
     r"|couldn't|not\s+able\s+to|unable\s+to)\s+(?:yet\s+)?(?:confirm|say|tell|guarantee|promise)"
-    r"|not\s+sure|unsure|don't\s+know|before|until|whether|to\s+(?:confirm|check|verify|see)"
+    r"|not\s+(?:yet\s+)?(?:sure|certain)|unsure|uncertain|don't\s+know|hard\s+to\s+say"
+    r"|difficult\s+to\s+say"
+    r"|too\s+early\s+to\s+say|before|until|whether|to\s+(?:confirm|check|verify|see)"
     r"\s+(?:that|if|whether)"
     r"|check(?:ing)?\s+(?:if|whether)|confirm(?:ing)?\s+(?:if|whether)|verify(?:ing)?"
     r"|double[\s-]check|make\s+sure|to\s+see\s+(?:if|whether)|need\s+to\s+know|let\s+me\s+know"
@@ -134,13 +140,34 @@ _MEDIUM = re.compile(
     r"|\b(?:your|ur)\s+(?P<named>(?:hot\s+|cold\s+|cooling\s+|potable\s+)?(?:water|oil|steam"
     r"|condensate|glycol))(?:\s+(?:circuit|line|system|service))?\b(?!\s+(?:temp|pressure))",
     re.IGNORECASE)
+_SITE_LIST = re.compile(
+    r"\b(?:your|ur|the\s+site's)\s+(?:\w+\s+)?(?:line|site|service|application|conditions"
+    r"|duty|datasheet|spec)\s*\([^)]*$", re.IGNORECASE)
+"""``your line (8 bar, 140 °C, NPT, sea water)``: the codes listed are the site's."""
+
+
+_THE_CONDITION = re.compile(
+    r"\b(?:meets?|meeting|handles?|handling|covers?|takes?|copes?\s+with"
+    r"|(?:fine|good|ok|okay|suitable|rated)\s+for)\s+(?:both\s+)?the\s+(?:design\s+"
+    r"|operating\s+|working\s+|line\s+)?(?P<kind>pressure|temperature|temp)\b",
+    re.IGNORECASE)
+"""``meets the pressure``, ``would also handle the temperature``: the site's condition
+named by its kind right after a fit verb."""
+
+
+def _condition(sentence: str, kind: str) -> int | None:
+    """Where ``sentence`` names the site's ``kind`` of condition after a fit verb."""
+    for match in _THE_CONDITION.finditer(sentence):
+        if kind.startswith(match["kind"].casefold()):
+            return match.start("kind")
+    return None
 _CAPABILITY_CODE = re.compile(
     r"\b(?:ok|okay|fine|good|suitable|right)\s+for\s+(?:[\w\u00b0]+\s*/\s*){0,3}$",
     re.IGNORECASE)
 """``ok for 10bar / 120C / npt``: a code after a fit word is the site's requirement."""
 _PIPING = re.compile(
     r"\b(?:piping|pipework|pipe\s*work|pipes?|pipeline|lines?|fittings?|system|threads?|ports?"
-    r"|connections?|existing|site|plant|installation)\b",
+    r"|connections?|existing|site|plant|installation|flanges?|like\s+yours|of\s+yours)\b",
     re.IGNORECASE)
 _SITE_PIPING = re.compile(
     r"\b(?:your|ur|the\s+site's|the\s+existing|site)\s+(?:existing\s+)?(?:piping|pipework|pipes"
@@ -164,17 +191,23 @@ _CERTIFICATE = re.compile(r"\b(?:cert(?:ificate|ification)?s?|EN\s*10204|MTC|MTR
 _TORQUE = re.compile(
     r"\b(?:torque|enough|sufficient|adequate|ample|plenty|margin|headroom|1\.25|25\s?%"
     r"|safety\s+factor|sized|oversized|undersized|power|strong\s+enough|break[\s-]?(?:away|out)"
-    r"|drive|drives|operate|operates|turn|turns|handle|handles|actuate|actuates|move)\b",
+    r"|drive|drives|operate|operates|turn|turns|handle|handles|actuate|actuates|move"
+    r"|breaking\s+(?:away|out))\b",
     re.IGNORECASE)
 _MOUNT = re.compile(
     r"\b(?:mount\w*|mates?|mating|bolts?|flanges?|interface|pad|ISO\s*5211|F\d{2}|couples?"
-    r"|coupling|direct[\s-]mount|goes\s+on|sits\s+on|lines?\s+up|aligns?|takes|accepts)\b",
+    r"|coupling|direct[\s-]mount|go(?:es)?\s+(?:straight\s+)?on|sits\s+on|lines?\s+up|aligns?"
+    r"|takes?|accepts?)\b",
     re.IGNORECASE)
 """Words that speak of mounting an actuator on a valve (C1)."""
 _GENERIC_FIT = re.compile(r"\b(?:fits?|fitting|match\w*|compatible|drop-in|partner|pairs?"
                           r"|goes\s+with|works?\s+with)\b", re.IGNORECASE)
 """Words of fit in general: C1 when nothing speaks of torque."""
-_ANAPHOR = re.compile(r"\b(?:that|this|it|those|these|them|all|both|each)\b", re.IGNORECASE)
+_ANAPHOR = re.compile(r"\b(?:that|this|it|those|these|them|all|both|each|the\s+(?:design\s+)?"
+                      r"(?:pressure|temperature|temp|requirements?|conditions?|duty))\b",
+                      re.IGNORECASE)
+_ANAPHOR_BEFORE = re.compile(r"\b(?:both|all\s+(?:three|of\s+them)|that|this|those|these)\s+"
+                             r"(?:are|is|were|was|will\s+be)\s+(?:\w+\s+)?$", re.IGNORECASE)
 _ELLIPSIS = re.compile(r"[;,]\s*(?:but\s+|whereas\s+|while\s+)?(?P<sku>[A-Za-z]{2,3}-\d{3,6})"
                        r"\s+(?:does|is|will|can|would)\W*$", re.IGNORECASE)
 
@@ -227,23 +260,30 @@ def _requirements(sentence: str, mentions: tuple[Mention, ...]) -> list[_Require
             rule: RuleId = "C3" if quantity is Quantity.PRESSURE else "C4"
             found.append(_Requirement(amount.start, rule, amount.value, amount.unit))
     rules = {r.rule for r in found}
-    if "C3" not in rules and (match := _PRESSURE_NAME.search(sentence)):
-        found.append(_Requirement(match.start(), "C3"))
-    if "C4" not in rules and (match := _TEMPERATURE_NAME.search(sentence)):
-        found.append(_Requirement(match.start(), "C4"))
+    for rule, name, kind in (("C3", _PRESSURE_NAME, "pressure"),
+                             ("C4", _TEMPERATURE_NAME, "temperature")):
+        if rule not in rules:
+            named = name.search(sentence)
+            position = named.start() if named else _condition(sentence, kind)
+            if position is not None:
+                found.append(_Requirement(position, rule))
     chlorides = list(_CHLORIDES.finditer(sentence))
     found += [_Requirement(m.start(), "C6", m.group(0).casefold()) for m in chlorides]
-    if not chlorides:
+    if not chlorides and not any(r.rule == "C4" for r in found):
+        # "your medium at 470 K is fine": a temperature of the medium, not its chemistry
         found += [_Requirement(m.start(), "C6", (m["named"] or "").casefold() or None)
                   for m in _MEDIUM.finditer(sentence)]
     codes = codes_in(sentence)
     ends = [c for c in codes if c.code in ("NPT", "BSPP", "BSPT", "EN1092-1") and (
-        (_PIPING.search(sentence[c.end:c.end + 30])
-         and re.search(r"\b(?:your|ur|the|existing|site|plant|installation|current)\s+"
-                       r"(?:\w+\s+)?$", sentence[max(0, c.start - 30):c.start], re.IGNORECASE))
+        (_PIPING.search(sentence[c.start:c.end + 30])
+         and (re.search(r"\b(?:your|ur|the|existing|site|plant|installation|current|for\s+an?)\s+"
+                        r"(?:\w+\s+)?$", sentence[max(0, c.start - 30):c.start], re.IGNORECASE)
+             or re.search(r"\b(?:like|of)\s+yours\b", sentence[c.end:c.end + 30],
+                          re.IGNORECASE)))
         or re.search(r"\b(?:piping|pipework|line|lines|connections?|your\s+site|site)\s*[:=]?\s*$",
                      sentence[max(0, c.start - 20):c.start], re.IGNORECASE)
-        or _CAPABILITY_CODE.search(sentence[max(0, c.start - 30):c.start]))]
+        or _CAPABILITY_CODE.search(sentence[max(0, c.start - 30):c.start])
+        or _SITE_LIST.search(sentence[:c.start]))]
     if ends:
         found.append(_Requirement(ends[0].start, "C5", ends[0].code))
     elif match := _SITE_PIPING.search(sentence):
@@ -293,7 +333,7 @@ def _stated(sentence: str, word: re.Match[str]) -> bool:
     if _NEGATED_FIT.search(head) and not _NOT_A_PROBLEM.match(word.group(0)):
         return False
     sentence_head = sentence[:word.start()]
-    if _HYPOTHETICAL.search(sentence_head):
+    if _HYPOTHETICAL.search(sentence_head) or _UNTIL.search(sentence[word.end():]):
         return False
     tail = sentence[word.start():]
     clause_end = _clause_bounds(sentence, word.start())[1]
@@ -303,10 +343,10 @@ def _stated(sentence: str, word: re.Match[str]) -> bool:
 
 
 def _subjects(sentence: str, mentions: tuple[Mention, ...], position: int, focus: str | None,
-              family: Family | None = None) -> list[str]:
-    """The products a fit word at ``position`` is claimed of."""
+              families: frozenset[Family] | None = None) -> list[str]:
+    """The products a fit word at ``position`` is claimed of (of ``families``, if given)."""
     def fits(sku: str) -> bool:
-        return family is None or family_of(sku) is family
+        return families is None or family_of(sku) in families
 
     before = [m for m in mentions if m.start < position and not m.secondary
               and any(fits(s) for s in m.skus)]
@@ -350,7 +390,7 @@ def _pairs(sentence: str, mentions: tuple[Mention, ...], focus: str | None,
         word = _FIT_WORD.search(sentence) or re.search(r"\bsame\s+(?:top\s+)?flange\b|\bkeep\b",
                                                        sentence, re.IGNORECASE)
         subjects = _subjects(sentence, mentions, word.start() if word else len(sentence), focus,
-                             Family.BALL_VALVE)
+                             frozenset({Family.BALL_VALVE}))
         if subjects and word is not None and (
                 _MOUNT.search(sentence) or _GENERIC_FIT.search(sentence)
                 or re.search(r"\bsame\b", sentence, re.IGNORECASE)):
@@ -360,11 +400,16 @@ def _pairs(sentence: str, mentions: tuple[Mention, ...], focus: str | None,
             claims += [StatedFit(valve, "C1", f"F{flange.group(1)}" if flange else None,
                                  sentence=sentence) for valve in subjects]
         return claims
-    if not actuators and valves and re.search(r"\bthe\s+actuator\b", sentence, re.IGNORECASE):
+    if not actuators and re.search(r"\b(?:the\s+|its\s+|both\s+(?:the\s+)?valve\s+and\s+)?"
+                                   r"actuator\b|\btorque\b.*\bbreak[\s-]?(?:away|out)\b",
+                                   sentence, re.IGNORECASE):
+        # "Torque: 100 Nm vs 50 Nm breakaway" compares the last actuator with the valve
         actuators = [a for a in (last.get(Family.ACTUATOR),) if a]
-    if not valves and actuators and re.search(r"\b(?:the\s+valve|its\s+valve)\b", sentence,
-                                              re.IGNORECASE):
+    if not valves and re.search(r"\b(?:the|its|both)\s+valve\b|\bbreakaway\b", sentence,
+                                re.IGNORECASE):
         valves = [v for v in (last.get(Family.BALL_VALVE),) if v]
+    if not valves and actuators and focus is not None and family_of(focus) is Family.BALL_VALVE:
+        valves = [focus]  # "**Actuation:** F07 pad, compatible with AC-00002" under a valve
     if not (actuators and valves):
         return claims
     word = _FIT_WORD.search(sentence) or _TORQUE.search(sentence)
@@ -378,6 +423,28 @@ def _pairs(sentence: str, mentions: tuple[Mention, ...], focus: str | None,
     return claims
 
 
+_VALVE_OR_KIT = frozenset({Family.BALL_VALVE, Family.GASKET_KIT})
+_RULE_FAMILY: dict[str, frozenset[Family]] = {
+    "C3": _VALVE_OR_KIT, "C4": frozenset({Family.BALL_VALVE}), "C5": _VALVE_OR_KIT,
+    "C6": _VALVE_OR_KIT, "C7": frozenset({Family.BALL_VALVE})}
+"""The families that can meet each requirement rule (a seat's temperature, a body's
+chemistry, a valve's certificate); C1 and C2 pair an actuator with a valve."""
+
+
+_CHECK_TOPICS: dict[RuleId, str] = {
+    "C3": r"pressure(?:\s+rating)?", "C4": r"temp(?:erature)?(?:\s+rating)?",
+    "C5": r"(?:end\s+)?(?:ends|connections?|threads?|piping)",
+    "C6": r"(?:medium|media|chlorides?|corrosion|service)",
+    "C7": r"(?:cert(?:ificate)?s?|certification|paperwork|documentation)"}
+_MARK = r"(?:ok|okay|yes|pass(?:es)?|fine|\u2705|\u2714|\u2713|\u2611)"
+_CHECKS = {rule: re.compile(rf"(?:^|;|\u2705|\u2714|\u2713|\u2611)\s*(?:[\w-]+:\s*)?"
+                            rf"(?P<mark>{_MARK}\s*)?{topic}\s*[:=\u2013-]?\s*"
+                            rf"(?(mark)|{_MARK})(?=\s*(?:;|$|\())", re.IGNORECASE)
+           for rule, topic in _CHECK_TOPICS.items()}
+"""A checklist row that ticks a kind of requirement without restating it (``Pressure
+OK``, ``\u2705 Temperature``): the requirement the message named for that rule is meant."""
+
+
 class FitReader:
     """Reads one message's fit claims sentence by sentence (module docstring); remembers the
     last requirement named, for a later ``covers that``."""
@@ -385,12 +452,19 @@ class FitReader:
     def __init__(self) -> None:
         self.claims: list[StatedFit] = []
         self._last: list[_Requirement] = []
+        self._named: dict[RuleId, _Requirement] = {}
 
     def read(self, sentence: str, mentions: tuple[Mention, ...], focus: str | None,
              last: dict[Family, str] | None = None) -> list[StatedFit]:
         """The fit claims of one sentence, given the products it mentions and the focus."""
         claims: list[StatedFit] = []
         requirements = _requirements(sentence, mentions)
+        stated_rules = {r.rule for r in requirements}
+        for rule, check in _CHECKS.items():
+            named = self._named.get(rule)
+            if rule not in stated_rules and named is not None and (
+                    ticked := check.search(sentence)):
+                requirements.append(named._replace(position=ticked.end()))
         for requirement in requirements:
             word = _governing(sentence, requirement.position) or _anaphoric(
                 sentence, requirement.position)
@@ -399,13 +473,18 @@ class FitReader:
             if _SHORT_OF.search(sentence[max(0, requirement.position - 40):
                                          requirement.position]):
                 continue
-            family = Family.BALL_VALVE if requirement.rule == "C7" else None
-            for sku in _subjects(sentence, mentions, word.start(), focus, family):
+            families = _RULE_FAMILY.get(requirement.rule)
+            subjects = _subjects(sentence, mentions, word.start(), focus, families)
+            if not subjects and families is not None and Family.BALL_VALVE in (last or {}):
+                # "✅ Temperature: PEEK seat vs your 200 °C" under a package: the valve
+                subjects = [(last or {})[Family.BALL_VALVE]]
+            for sku in subjects:
                 claims.append(StatedFit(sku, requirement.rule, requirement.requirement,
                                         requirement.unit, sentence=sentence))
         if not requirements and self._last:
             word = _FIT_WORD.search(sentence)
-            if (word is not None and _ANAPHOR.search(sentence[word.end():word.end() + 16])
+            if (word is not None and (_ANAPHOR.search(sentence[word.end():word.end() + 16])
+                                      or _ANAPHOR_BEFORE.search(sentence[:word.start()]))
                     and _stated(sentence, word)):
                 # "You mentioned 200 psi. BV-00008 ... covers that." ("meets all three")
                 plural = re.search(r"\b(?:all|both|them|those|these|three|two|each)\b",
@@ -416,6 +495,7 @@ class FitReader:
                                for r in taken]
         if requirements:
             self._last = requirements
+            self._named.update((r.rule, r) for r in requirements if r.requirement is not None)
         claims += _ellipsis(sentence, mentions, requirements)
         claims += _pairs(sentence, mentions, focus, last or {})
         unique = list(dict.fromkeys(claims))

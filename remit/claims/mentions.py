@@ -31,8 +31,10 @@ from remit.catalogue import Family
 
 __all__ = ["SKU", "Focus", "Mention", "Reading", "family_of"]
 
-SKU = re.compile(r"(?<![\w-])(?P<prefix>[A-Za-z]{2,3})-(?P<digits>\d{3,6})(?![\w-])")
-"""A SKU as written: two or three letters, a hyphen and three to six digits."""
+SKU = re.compile(r"(?<![\w-])(?:(?P<prefix>(?i:BV|AC|GK))(?:-(?P<digits>\d{3,6})|(?P<joined>\d{5}))"
+                 r"|(?P<other>[A-Za-z]{2,3})-(?P<long>\d{5,6}))(?![\w-])")
+"""A SKU as written: a family prefix (BV, AC, GK) and three to six digits, or any two or
+three letters and five or six digits (a tag such as ``XV-101`` is not a SKU)."""
 
 _FAMILIES = {"BV": Family.BALL_VALVE, "AC": Family.ACTUATOR, "GK": Family.GASKET_KIT}
 
@@ -71,7 +73,8 @@ _DESCRIPTION = re.compile(
 _PLURAL_REFERENCE = re.compile(
     r"\b(?:both(?:\s+of\s+them|\s+valves|\s+actuators|\s+kits)?|all\s+(?:three|four|five"
     r"|of\s+them|these|those|the\s+above)|each(?:\s+of\s+them)?|they|them|these(?:\s+(?:two"
-    r"|three|valves|actuators|kits|options|models))?|the\s+(?:two|three|four)(?:\s+\w+)?)\b",
+    r"|three|valves|actuators|kits|options|models))?|the\s+(?:two|three|four)(?:\s+\w+)?"
+    r"|either(?:\s+one|\s+of\s+them)?(?!\s+[A-Za-z]{2,3}-\d)(?!\s+(?:\S+\s+){0,3}or\b))\b",
     re.IGNORECASE)
 _ORDINAL = re.compile(r"\b(?:the\s+)?(?P<which>former|latter|first(?:\s+one)?|second(?:\s+one)?"
                       r"|third(?:\s+one)?)\b(?!\s+(?:time|step|line|of\s+all|option\s+is))",
@@ -84,7 +87,7 @@ _IS_REPLACEMENT = re.compile(
     re.IGNORECASE)
 _ALIAS_DEFINED = re.compile(
     r"\b(?P<label>option\s+(?:[A-D]|[1-4])|choice\s+(?:[A-D]|[1-4])|alternative\s+(?:[A-D]|[1-4]))"
-    r"\b\W{0,4}(?:is\s+|=\s*)?(?:the\s+)?\W{0,2}(?P<sku>[A-Za-z]{2,3}-\d{3,6})\b"
+    r"\b\W{0,4}(?:is\s+|=\s*)?(?:the\s+)?(?:[\w-]+\s+){0,3}?\W{0,2}(?P<sku>[A-Za-z]{2,3}-\d{3,6})\b"
     r"|\b(?P<sku2>[A-Za-z]{2,3}-\d{3,6})\W{0,3}\((?P<label2>option\s+(?:[A-D]|[1-4]))\)",
     re.IGNORECASE)
 _NAME_AFTER_SKU = re.compile(
@@ -144,6 +147,11 @@ class Reading(NamedTuple):
     group: tuple[str, ...] = ()
 
 
+def _sku_of(match: re.Match[str]) -> str:
+    prefix = match["prefix"] or match["other"]
+    return f"{prefix.upper()}-{match['digits'] or match['joined'] or match['long']}"
+
+
 def family_of(sku: str) -> Family | None:
     """The family a SKU's prefix names (``BV`` ball valve, ``AC`` actuator, ``GK`` gasket kit)."""
     return _FAMILIES.get(sku.split("-", 1)[0].upper())
@@ -201,7 +209,7 @@ class Focus:
     def _explicit(self, sentence: str) -> list[Mention]:
         mentions: list[Mention] = []
         for match in SKU.finditer(sentence):
-            sku = f"{match['prefix'].upper()}-{match['digits']}"
+            sku = _sku_of(match)
             before, after = sentence[:match.start()], sentence[match.end():]
             secondary = _SECONDARY_BEFORE.search(before) is not None
             if _PASSIVE_REPLACED.match(after):

@@ -153,10 +153,16 @@ def _answer(header: str, cell: str) -> str | None:
 
 
 def _with_unit(header: str, cell: str) -> tuple[str, str]:
-    """A header's unit (``Pressure rating (bar)``) applied to a bare number in its column."""
+    """A header's unit (``Pressure rating (bar)``, ``face_to_face_mm``) applied to a bare
+    number in its column."""
+    suffix = _KEY_UNIT.search(header)
+    if suffix is not None:
+        name = header[:suffix.start()].replace("_", " ")
+        return (name, f"{cell.strip()} {suffix['unit']}") if _BARE_NUMBER.match(cell) else (
+            name, cell)
     unit = _HEADER_UNIT.search(header)
     if unit is None:
-        return header, cell
+        return header.replace("_", " ") if "_" in header and " " not in header else header, cell
     name = header[:unit.start()]
     if _BARE_NUMBER.match(cell):
         return name, f"{cell.strip()} {unit.group(1)}"
@@ -172,13 +178,25 @@ _SKU_LIKE = re.compile(r"(?<![\w-])[A-Za-z]{2,3}-\d{3,6}(?![\w-])")
 
 
 def _table(rows: list[str]) -> list[Sentence]:
-    """A Markdown table as sentences: one per row (or per SKU column when the header
-    row names SKUs), each cell read after its column header."""
+    """A Markdown table as sentences (see :func:`_read_table`); without a header row,
+    one sentence of its cells per row."""
     cells = [_cells(row) for row in rows if not _TABLE_SEPARATOR.match(row.strip())]
     has_header = len(rows) > 1 and _TABLE_SEPARATOR.match(rows[1].strip()) is not None
     if not has_header or len(cells) < 2:
         return [Sentence("; ".join(c for c in row if c), item=True) for row in cells]
-    header, body = cells[0], cells[1:]
+    return _read_table(cells[0], cells[1:])
+
+
+def _read_table(header: list[str], body: list[list[str]]) -> list[Sentence]:
+    """A table under its header row as sentences: one per row (or per SKU column when the
+    header row names SKUs), each cell read after its column header."""
+    sku_row = next((row for row in body if len(row) == len(header) and len(row) > 2
+                    and sum(bool(_SKU_LIKE.fullmatch(c.strip())) for c in row[1:]) >= 2), None)
+    if sku_row is not None:
+        # "| SKU | BV-00015 | BV-00022 |" under "Option 1 | Option 2": the SKUs head the columns
+        header = [header[0], *(f"{s} ({h})" if h else s for h, s in zip(header[1:], sku_row[1:],
+                                                                        strict=True))]
+        body = [row for row in body if row is not sku_row]
     sku_columns = [j for j, h in enumerate(header) if j > 0 and _SKU_LIKE.search(h)]
     out: list[Sentence] = []
     if len(sku_columns) >= 2 or (sku_columns and len(header) == 2):
@@ -256,11 +274,14 @@ def _key_value(key: str, value: str) -> str:
     """A ``key: value`` of a JSON or YAML block as words: ``"pn_bar": 40`` reads
     ``pn 40 bar``."""
     value = value.strip().strip("\"'").strip()
+    if value.casefold() in ("true", "yes", "ok", "pass"):
+        return key.replace("_", " ").strip()  # "flange_match: true" says the flanges match
+    if value.casefold() in ("false", "no", "fail"):
+        return "not " + key.replace("_", " ").strip()
     unit = _KEY_UNIT.search(key)
-    if unit is not None:
+    if unit is not None and _BARE_NUMBER.match(value):
         key = key[:unit.start()]
-        if _BARE_NUMBER.match(value):
-            value = f"{value} {unit['unit']}"
+        value = f"{value} {unit['unit']}"
     return f"{key.replace('_', ' ').strip()} {value}".strip()
 
 
@@ -282,10 +303,13 @@ def _block(lines: list[str]) -> list[Sentence]:
         lead = f"{heads[0]}: " if heads else ""
         return [Sentence(lead + "; ".join(_key_value(m["key"], m["value"]) for m in facts),
                          item=True)]
-    rows = [_COLUMNS.split(ln.strip()) for ln in body]
+    if all(ln.count(",") == body[0].count(",") >= 1 for ln in body) and len(body) >= 2:
+        # CSV: a header line, then rows
+        csv = [[_strip_marks(cell).strip() for cell in ln.split(",")] for ln in body]
+        return _read_table(csv[0], csv[1:])
+    rows = [[_strip_marks(cell).strip() for cell in _COLUMNS.split(ln.strip())] for ln in body]
     if len(rows) >= 2 and len(rows[0]) >= 2 and all(len(r) == len(rows[0]) for r in rows):
-        return _table(["| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
-                      + ["| " + " | ".join(r) + " |" for r in rows[1:]])
+        return _read_table(rows[0], rows[1:])  # a fixed-width table
     return [Sentence(ln.strip(), item=True) for ln in body]
 
 

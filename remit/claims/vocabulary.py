@@ -130,6 +130,11 @@ _SUPPLY = _each({_A: "supply"})
 _FACING = _each({_G: "facing"})
 _GASKET = _each({_G: "material"})
 
+_CERT_BEFORE = (r"(?:EN\s*10204\s+(?:type\s+)?|type\s+|cert(?:ificate)?s?\.?\s*(?:[:=-]|is|are)?\s*"
+                r"(?:an?\s+)?(?:EN\s*10204\s+)?(?:type\s+)?)")
+_CERT_AFTER = (r"(?=\s*(?:\w+\s+){0,2}(?:cert|certificate|certs|MTC|MTR|inspection|material\s+cert"
+               r"|mill\s+cert|documentation|paperwork|declaration|report|docs?\b))")
+
 CODES: tuple[CodeSpelling, ...] = (
     CodeSpelling(r"(?:stainless\s+steel\s+|stainless\s+|SS\s?|AISI\s+|grade\s+|CF8M\s*/\s*)?"
                  r"316L?(?:\s*(?:stainless(?:\s+steel)?|SS|s/s))?|CF8M|stainless(?:\s+steel)?",
@@ -144,13 +149,12 @@ CODES: tuple[CodeSpelling, ...] = (
     CodeSpelling(r"EN\s?1092(?:-1)?(?:\s+(?:flanges?|flanged))?|DIN\s+flanges?|flanged"
                  r"(?:\s+ends?)?|flange\s+ends", "EN1092-1", _END),
     CodeSpelling(r"F\s?-?(?:0[3-9]|1[0-9]|2[0-9])", "F", _FLANGE),
-    CodeSpelling(r"(?:EN\s*10204\s+|type\s+|cert(?:ificate)?s?\.?\s*[:=-]?\s*)3\.1(?:\s*\(?B\)?)?"
-                 r"|3\.1(?=\s*(?:\w+\s+){0,2}(?:cert|certificate|certs|MTC|MTR|inspection"
-                 r"|material\s+cert|mill\s+cert|documentation|paperwork|declaration|report"
-                 r"|docs?\b))|(?<=with\sa\s)3\.1|(?<=with\san\s)3\.1", "3.1", _CERT),
-    CodeSpelling(r"(?:EN\s*10204\s+|type\s+|cert(?:ificate)?s?\.?\s*[:=-]?\s*)2\.1"
-                 r"|2\.1(?=\s*(?:\w+\s+){0,2}(?:cert|certificate|certs|MTC|MTR|inspection"
-                 r"|documentation|paperwork|declaration|report|docs?\b))", "2.1", _CERT),
+    CodeSpelling(_CERT_BEFORE + r"3\.1(?:\s*\(?B\)?)?" + "|3\\.1" + _CERT_AFTER
+                 + r"|(?<=with\sa\s)3\.1|(?<=with\san\s)3\.1", "3.1", _CERT),
+    CodeSpelling(_CERT_BEFORE + r"2\.1|2\.1" + _CERT_AFTER + r"|(?<=with\sa\s)2\.1", "2.1",
+                 _CERT),
+    CodeSpelling(_CERT_BEFORE + r"3\.2|3\.2" + _CERT_AFTER, "3.2", _CERT),
+    CodeSpelling(_CERT_BEFORE + r"2\.2|2\.2" + _CERT_AFTER, "2.2", _CERT),
     CodeSpelling(r"(?:pneumatic\s+)?spring[\s-]return(?:\s+pneumatic)?|single[\s-]acting"
                  r"|pneumatic[_\s]sr|pneumatic\s*\(\s*SR\s*\)", "pneumatic_sr", _TYPE),
     CodeSpelling(r"(?:pneumatic\s+)?double[\s-]acting(?:\s+pneumatic)?|pneumatic[_\s]da"
@@ -162,8 +166,8 @@ CODES: tuple[CodeSpelling, ...] = (
     CodeSpelling(r"230\s?V(?:olts?)?\s?AC|230\s?VAC|230\s?V\s?a\.?c\.?", "230 VAC", _SUPPLY),
     CodeSpelling(r"6\s?bar(?:g|\s?\(g\))?\s+(?:instrument\s+|compressed\s+|plant\s+)?air"
                  r"(?:\s+supply)?", "6 bar air", _SUPPLY),
-    CodeSpelling(r"raised[\s-]faced?|RF|face\s+is\s+raised", "RF", _FACING),
-    CodeSpelling(r"flat[\s-]faced?|full[\s-]faced?|FF|face\s+is\s+flat", "FF", _FACING),
+    CodeSpelling(r"raised[\s-]fac(?:e|ed|es|ing)|RF|face\s+is\s+raised", "RF", _FACING),
+    CodeSpelling(r"(?:flat|full)[\s-]fac(?:e|ed|es|ing)|FF|face\s+is\s+flat", "FF", _FACING),
     CodeSpelling(r"graphite(?:\s*/\s*316|\s+316|_316|\s+with\s+316(?:\s+insert)?)?"
                  r"|316\s*/\s*graphite", "graphite_316", _GASKET),
     CodeSpelling(r"EPDM", "EPDM", _GASKET),
