@@ -89,8 +89,8 @@ def _timing() -> None:
 def main() -> None:
     """Print the figures (and the misses unless ``--quiet``)."""
     quiet = "--quiet" in sys.argv[1:]
-    _sentence_table("sentences, development", "sentences_[!h]*.yaml", quiet)
-    _sentence_table("sentences, held out", "sentences_holdout*.yaml", quiet)
+    _sentence_table("sentences, development", sentences.DEVELOPMENT, quiet)
+    _sentence_table("sentences, held out", sentences.HELD_OUT, quiet)
     _trail_table(quiet)
     _timing()
 

@@ -95,6 +95,9 @@ _OF_FOLLOWING = re.compile(r"^\s*(?:(?:rating|class|seat|body|ends|flange|torque
                            r"|connection|material|facing|breakaway)\s+)?(?:of|on|for)\s+"
                            r"(?:the\s+)?(?:older|newer|old|new|other|current|superseded)?\s*$",
                            re.IGNORECASE)
+_RELATIVE = re.compile(r"^\s*(?:[\w-]+\s+)?(?:sibling|twin|counterpart|version|variant"
+                       r"|equivalent|alternative|successor|replacement|cousin)\b", re.IGNORECASE)
+"""``its EPDM sibling``: what follows ``its`` is another product, the sentence's subject."""
 _VERSUS = re.compile(r"\b(?:versus|vs\.?|compared\s+(?:with|to)|against|whereas|while)\s+"
                      r"(?:\w+\s+)?$", re.IGNORECASE)
 
@@ -109,6 +112,8 @@ def _group(sentence: str, mentions: list[Mention], nearest: Mention) -> list[str
     """``nearest`` and the SKUs coordinated with it (``BV-00011 and BV-00012 are``)."""
     if nearest.group:
         return list(nearest.group)
+    if not nearest.explicit:
+        return [nearest.sku]  # "BV-00013 and BV-00020, the latter has": one product
     index = mentions.index(nearest)
     group = [nearest]
     while index > 0 and _COORDINATED.match(sentence[mentions[index - 1].end:
@@ -163,6 +168,9 @@ def _skus_for(  # noqa: PLR0911 - one answer per way a value reaches its product
         nearest = before[-1]
         if nearest.secondary and primary and re.match(r"^\W*,", sentence[nearest.end:position]):
             nearest = primary[-1]
+        elif (len(before) > 1 and not nearest.explicit and _RELATIVE.match(sentence[end:])
+              and re.fullmatch(r"its\s*", sentence[nearest.start:position], re.IGNORECASE)):
+            nearest = before[-2]  # "GK-00009 is its EPDM sibling": GK-00009 is EPDM
         return _group(sentence, mentions, nearest)
     after = [m for m in mentions if m.start >= position and (m.explicit or m.group)]
     if after:

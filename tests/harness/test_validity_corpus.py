@@ -33,7 +33,7 @@ FLOOR = 0.95
 
 @functools.cache
 def _sentence_tallies() -> dict[str, sentences.Tally]:
-    return sentences.evaluate(sentences.load_sentences())
+    return sentences.evaluate(sentences.load_sentences(sentences.DEVELOPMENT))
 
 
 @functools.cache

@@ -39,6 +39,10 @@ from remit.claims import (
 
 CORPUS = Path(__file__).parent
 KINDS = ("attribute", "fit", "authority")
+DEVELOPMENT = "sentences_[!h]*.yaml"
+"""The files the detectors were tuned on (each held-out set joins them once measured)."""
+HELD_OUT = "sentences_holdout*.yaml"
+"""The files written blind after the last tuning, for measuring generalisation only."""
 
 _SITE_DEFAULTS: dict[str, Any] = {
     "design_pressure": "10 bar", "medium_temperature": "80 C", "chlorides": False,
