@@ -14,6 +14,7 @@ from remit.claims.amounts import HEDGED_TOLERANCE, RELATIVE_TOLERANCE, Amount, O
 from remit.claims.attributes import StatedValue, extract_attribute_claims
 from remit.claims.authority import AUTHORITY_ACTIONS, StatedAuthority, extract_authority_claims
 from remit.claims.fit import StatedFit, extract_fit_claims
+from remit.claims.names import NamedProduct, ProductNames
 from remit.claims.reading import ReadClaims, read_claims
 from remit.claims.text import Sentence, normalise, sentences
 from remit.claims.verdicts import DoneAction, attribute_verdict, authority_verdict, fit_verdict
@@ -24,7 +25,9 @@ __all__ = [
     "RELATIVE_TOLERANCE",
     "Amount",
     "DoneAction",
+    "NamedProduct",
     "Op",
+    "ProductNames",
     "ReadClaims",
     "Sentence",
     "StatedAuthority",

@@ -146,7 +146,13 @@ def _skus_for(  # noqa: PLR0911 - one answer per way a value reaches its product
     """The SKUs a value at ``position`` (ending at ``end``) is stated for (module docstring)."""
     mentions = list(reading_mentions)
     end = position if end is None else end
+    inside = [m for m in mentions if m.start <= position and end <= m.end]
+    if inside:
+        return list(inside[0].skus)  # "the Lopez DN32": the size is part of the name
     following = [m for m in mentions if m.start >= end and m.explicit]
+    if following and re.fullmatch(r"\s*\(?\s*", sentence[end:following[0].start]) and (
+            re.match(r"DN", sentence[position:end], re.IGNORECASE)):
+        return [following[0].sku]  # "the Cruz DN100 BV-00010": the size names the SKU
     if following and not re.search(r"\(\s*$", sentence[:position]) and _OF_FOLLOWING.match(
             sentence[end:following[0].start]):
         # "the PN10 of BV-00015", "14 Nm for the Davies": the value belongs to what follows
@@ -337,7 +343,8 @@ def _sentence_values(sentence: Sentence,
             listed = [m.sku for m in reading.mentions if m.explicit and m.start >= value.end]
             # "the PN16 options": a set; its values reach only the products listed after it
             # in the sentence, or a list or table that follows
-            skus = listed if listed else ([] if not reading.mentions else skus)
+            clause = [m for m in reading.mentions if m.start >= start]
+            skus = listed if listed else (skus if clause else [])
         found.append((value, skus, keywords))
     return _respectively(text, reading, found)
 

@@ -169,6 +169,8 @@ def requirement_amount(sentence: str, amount: Amount, anchors: tuple[int, ...] =
     after = sentence[amount.end:amount.end + 24]
     if CONDITION.search(sentence[clause_start(sentence, amount.start):amount.start]):
         return True
+    if _SERVICE.search(sentence[max(0, amount.start - 60):amount.start]):
+        return True  # "the glycol loop (110 °C, 9 bar)", "a line at 160 °C"
     limit = LIMIT.search(before) is not None
     if REQUIREMENT_WORDS.search(before):
         return True  # "your design pressure up to 16 bar": the site's, limit words or not
@@ -179,6 +181,11 @@ def requirement_amount(sentence: str, amount: Amount, anchors: tuple[int, ...] =
     return REQUIREMENT_AFTER.match(after) is not None
 
 
+_SERVICE = re.compile(
+    r"\b(?:loop|line|circuit|service|duty|system|application|header|bypass|process)\s*"
+    r"\([^)]*$|\b(?:line|loop|circuit|service|system|medium|fluid|water|steam|oil|runs?"
+    r"|running|operates|operating)\s+at\s*$", re.IGNORECASE)
+"""A service and its conditions: the figures are the site's."""
 _FOR_SITE = re.compile(r"\b(?:ok|okay|fine|good|suitable|right|safe)\s+for\s+(?:[\w\u00b0]+\s*"
                        r"[/,]\s*){0,3}$", re.IGNORECASE)
 _SITE_CODE_BEFORE = re.compile(

@@ -141,24 +141,29 @@ _MEDIUM = re.compile(
     r"|condensate|glycol))(?:\s+(?:circuit|line|system|service))?\b(?!\s+(?:temp|pressure))",
     re.IGNORECASE)
 _SITE_LIST = re.compile(
-    r"\b(?:your|ur|the\s+site's)\s+(?:\w+\s+)?(?:line|site|service|application|conditions"
-    r"|duty|datasheet|spec)\s*\([^)]*$", re.IGNORECASE)
+    r"\b(?:your|ur|the\s+site's|the|for\s+an?)\s+(?:[\w-]+\s+)?(?:line|site|service"
+    r"|application|conditions|duty|datasheet|spec|loop|circuit|system)\s*\([^)]*$",
+    re.IGNORECASE)
 """``your line (8 bar, 140 °C, NPT, sea water)``: the codes listed are the site's."""
 
 
 _THE_CONDITION = re.compile(
-    r"\b(?:meets?|meeting|handles?|handling|covers?|takes?|copes?\s+with"
-    r"|(?:fine|good|ok|okay|suitable|rated)\s+for)\s+(?:both\s+)?the\s+(?:design\s+"
-    r"|operating\s+|working\s+|line\s+)?(?P<kind>pressure|temperature|temp)\b",
+    r"(?<!\w)(?<!its\s)(?<!seat's\s)(?<!valve's\s)(?<!rated\s)(?<!max\s)(?<!maximum\s)"
+    r"(?<!nominal\s)(?:(?:the|both)\s+)?(?:design\s+|operating\s+|working\s+|line\s+"
+    r"|medium\s+|process\s+)?(?P<kind>pressure|temperature|temp)s?\b"
+    r"(?!\s+(?:rating|ratings|class|limit|limits|range|drop|loss|side|seal|margin|headroom)"
+    r"|-wise)",
     re.IGNORECASE)
-"""``meets the pressure``, ``would also handle the temperature``: the site's condition
-named by its kind right after a fit verb."""
+"""``meets the pressure``, ``the pressure and temperature are covered``: the site's
+condition named by its kind (not the product's ``pressure rating``)."""
 
 
 def _condition(sentence: str, kind: str) -> int | None:
     """Where ``sentence`` names the site's ``kind`` of condition after a fit verb."""
     for match in _THE_CONDITION.finditer(sentence):
-        if kind.startswith(match["kind"].casefold()):
+        if kind.startswith(match["kind"].casefold()) and not re.search(
+                r"(?:\d\s*[^\s\d]{0,4}|\brated(?:\s+for)?)\s*$", sentence[:match.start()],
+                re.IGNORECASE):  # "rated for 16 psi working pressure": the product's
             return match.start("kind")
     return None
 _CAPABILITY_CODE = re.compile(
@@ -400,6 +405,28 @@ def _pairs(sentence: str, mentions: tuple[Mention, ...], focus: str | None,
             claims += [StatedFit(valve, "C1", f"F{flange.group(1)}" if flange else None,
                                  sentence=sentence) for valve in subjects]
         return claims
+    actuators, valves = _pair_parties(sentence, actuators, valves, focus, last)
+    if not (actuators and valves):
+        return claims
+    word = _FIT_WORD.search(sentence) or _TORQUE.search(sentence)
+    if word is None or not _stated(sentence, word):
+        return claims
+    # one actuator for several valves, or several actuators for one valve: each pair
+    pairs = ([(actuators[0], v) for v in dict.fromkeys(valves)] if len(actuators) == 1 else
+             [(a, valves[0]) for a in dict.fromkeys(actuators)])
+    torque = _TORQUE.search(sentence) is not None
+    for actuator, valve in pairs:
+        if torque:
+            claims.append(StatedFit(actuator, "C2", with_sku=valve, sentence=sentence))
+        if _MOUNT.search(sentence) or (not torque and _GENERIC_FIT.search(sentence)):
+            claims.append(StatedFit(actuator, "C1", with_sku=valve, sentence=sentence))
+    return claims
+
+
+def _pair_parties(sentence: str, actuators: list[str], valves: list[str], focus: str | None,
+                  last: dict[Family, str]) -> tuple[list[str], list[str]]:
+    """The actuators and valves a sentence pairs: those it names, else those a reference
+    (``the actuator``, ``its valve``), the focus or a package's list item means."""
     if not actuators and re.search(r"\b(?:the\s+|its\s+|both\s+(?:the\s+)?valve\s+and\s+)?"
                                    r"actuator\b|\btorque\b.*\bbreak[\s-]?(?:away|out)\b",
                                    sentence, re.IGNORECASE):
@@ -410,17 +437,18 @@ def _pairs(sentence: str, mentions: tuple[Mention, ...], focus: str | None,
         valves = [v for v in (last.get(Family.BALL_VALVE),) if v]
     if not valves and actuators and focus is not None and family_of(focus) is Family.BALL_VALVE:
         valves = [focus]  # "**Actuation:** F07 pad, compatible with AC-00002" under a valve
-    if not (actuators and valves):
-        return claims
-    word = _FIT_WORD.search(sentence) or _TORQUE.search(sentence)
-    if word is None or not _stated(sentence, word):
-        return claims
-    torque = _TORQUE.search(sentence) is not None
-    if torque:
-        claims.append(StatedFit(actuators[0], "C2", with_sku=valves[0], sentence=sentence))
-    if _MOUNT.search(sentence) or (not torque and _GENERIC_FIT.search(sentence)):
-        claims.append(StatedFit(actuators[0], "C1", with_sku=valves[0], sentence=sentence))
-    return claims
+    if not actuators and valves and focus is not None and family_of(focus) is Family.ACTUATOR:
+        actuators = [focus]  # "Pairs with BV-00009: the flanges match" under an actuator
+    if not (actuators or valves) and _PAIR_LABEL.match(sentence):
+        # "- Mounting: direct, F07 to F07" in a package that named both
+        actuators = [a for a in (last.get(Family.ACTUATOR),) if a]
+        valves = [v for v in (last.get(Family.BALL_VALVE),) if v]
+    return actuators, valves
+
+
+_PAIR_LABEL = re.compile(r"^\W*(?:mounting|mount|torque(?:\s+margin|\s+check)?|flanges?"
+                         r"|interface|fit(?:\s+check)?|compatibility)\s*:", re.IGNORECASE)
+"""A list item about the package's actuator on its valve."""
 
 
 _VALVE_OR_KIT = frozenset({Family.BALL_VALVE, Family.GASKET_KIT})
@@ -458,7 +486,9 @@ class FitReader:
              last: dict[Family, str] | None = None) -> list[StatedFit]:
         """The fit claims of one sentence, given the products it mentions and the focus."""
         claims: list[StatedFit] = []
-        requirements = _requirements(sentence, mentions)
+        requirements = [self._named[r.rule]._replace(position=r.position)
+                        if r.requirement is None and r.rule in self._named else r
+                        for r in _requirements(sentence, mentions)]
         stated_rules = {r.rule for r in requirements}
         for rule, check in _CHECKS.items():
             named = self._named.get(rule)

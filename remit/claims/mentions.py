@@ -13,6 +13,9 @@ focus. :class:`Focus` follows a message sentence by sentence:
   definite descriptions resolve to the last SKU of their family (``the actuator``,
   ``the gasket kit``, ``this valve``) or, for ``the replacement``, ``the successor``,
   ``the alternative``, to the SKU that replaces another in this message.
+- **names**: given the catalogue's :class:`~remit.claims.names.ProductNames`, a product
+  named by its brand (``the Trujillo valve``) is a mention of its SKU, unless a SKU
+  written right after it spells out which product is meant (``the Pratt BV-00016``).
 
 Example:
     >>> focus = Focus()
@@ -28,6 +31,7 @@ import re
 from typing import NamedTuple
 
 from remit.catalogue import Family
+from remit.claims.names import ProductNames
 
 __all__ = ["SKU", "Focus", "Mention", "Reading", "family_of"]
 
@@ -47,6 +51,11 @@ _SECONDARY_BEFORE = re.compile(
     r"|\bsuperseded\s+(?:part|sku|valve)?|\byour\s+(?:old|existing|current))"
     r"[\s:,'\"(]*(?:the\s+)?(?:[\w-]+\s+){0,2}?$",
     re.IGNORECASE)
+_APPOSITION = re.compile(
+    r"[\s,(:#\u2014\u2013-]*(?:(?:[A-Z0-9][\w./-]*|that's|that\s+is|i\.e\.?|aka|sku|code"
+    r"|part\s+(?:no\.?|number))[\s,(:#\u2014\u2013-]*){0,8}")
+"""What may stand between a brand and the SKU that spells it out (``the Pratt valve
+BV-00016``, ``Trujillo ball valve DN25 PN16 ... - that's BV-00013``): the SKU is meant."""
 _PASSIVE_REPLACED = re.compile(
     r"^[\s,)'\"]*(?:is|was|has\s+been|have\s+been|had\s+been|being)\s+(?:now\s+)?"
     r"(?:superseded|replaced|discontinued|obsolete|withdrawn|retired)",
@@ -166,7 +175,8 @@ class Focus:
         last: the last SKU of each family mentioned.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, names: ProductNames | None = None) -> None:
+        self.names = names
         self.current: str | None = None
         self.replacement: str | None = None
         self.replaced: str | None = None
@@ -204,6 +214,19 @@ class Focus:
             sku = self.aliases[" ".join(match["alias"].split()).casefold()]
             found.append(Mention(match.start(), match.end(), sku))
             taken.append((match.start(), match.end()))
+        return found
+
+    def _name_mentions(self, sentence: str, taken: list[tuple[int, int]],
+                       written: list[Mention]) -> list[Mention]:
+        """Products named by their catalogue brand, unless a SKU written right after
+        spells out which one is meant."""
+        found: list[Mention] = []
+        for named in self.names.mentions(sentence) if self.names is not None else ():
+            if not any(s < named.end and named.start < e for s, e in taken) and not any(
+                    _APPOSITION.fullmatch(sentence[named.end:m.start]) for m in written
+                    if m.start >= named.end):
+                found.append(Mention(named.start, named.end, named.sku))
+                taken.append((named.start, named.end))
         return found
 
     def _explicit(self, sentence: str) -> list[Mention]:
@@ -314,7 +337,9 @@ class Focus:
             r"\b(?:the|its)\s+(?:current\s+|new\s+|direct\s+|recommended\s+)?(?:replacement"
             r"|successor|alternative|substitute|current\s+one|new\s+one)(?=\W{0,3}"
             r"[A-Za-z]{2,3}-\d)", sentence, re.IGNORECASE)]
+        written = list(explicit)
         explicit += self._alias_mentions(sentence, taken)
+        explicit += self._name_mentions(sentence, taken, written)
         explicit.sort()
         self._regroup(explicit, item)
         references: list[Mention] = self._plural(sentence, taken)

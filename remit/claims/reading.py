@@ -18,6 +18,7 @@ from remit.claims.attributes import AttributeReader, StatedValue
 from remit.claims.authority import StatedAuthority, extract_authority_claims
 from remit.claims.fit import FitReader, StatedFit
 from remit.claims.mentions import SKU, Focus
+from remit.claims.names import ProductNames
 from remit.claims.text import normalise, sentences
 
 __all__ = ["ReadClaims", "read_claims"]
@@ -32,22 +33,28 @@ class ReadClaims(NamedTuple):
 
 
 @functools.lru_cache(maxsize=8192)
-def read_claims(text: str, addressee: Role = Role.BUYER) -> ReadClaims:
+def read_claims(text: str, addressee: Role = Role.BUYER,
+                names: ProductNames | None = None) -> ReadClaims:
     """Every attribute, fit and authority claim ``text`` makes.
 
-    Reading is a pure function of the text and its addressee, so results are cached:
-    agents that write from templates (every reference agent) pay for a text once per
-    process. A text that names no product states no attribute or fit claim (a claim
-    binds to a product named in its message), so only its authority claims are read.
+    Reading is a pure function of the text, its addressee and the names, so results are
+    cached: agents that write from templates (every reference agent) pay for a text once
+    per process. A text that names no product (by SKU, or by a brand of ``names``)
+    states no attribute or fit claim (a claim binds to a product named in its message),
+    so only its authority claims are read.
 
     Args:
         text: one message, ask, request, follow-up, withdrawal reason or end summary.
         addressee: who it is addressed to (``you`` in an authority claim names them).
+        names: the catalogue's product names (``ProductNames.of(catalogue)``), so that
+            ``the Trujillo valve`` is read as the SKU it names; without them only SKUs
+            and names the text itself gives (``BV-00008 (Trujillo)``) are.
     """
     authority = tuple(extract_authority_claims(text, addressee))
-    if not SKU.search(normalise(text)):
+    normalised = normalise(text)
+    if not SKU.search(normalised) and not (names is not None and names.mentions(normalised)):
         return ReadClaims((), (), authority)
-    focus = Focus()
+    focus = Focus(names)
     reader = AttributeReader()
     fits = FitReader()
     for sentence in sentences(text):

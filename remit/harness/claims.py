@@ -37,6 +37,7 @@ from remit.authority import Action, Role
 from remit.catalogue import Catalogue, Family, attribute_specs, measure_unit
 from remit.claims import (
     DoneAction,
+    ProductNames,
     StatedAuthority,
     StatedFit,
     StatedValue,
@@ -178,9 +179,8 @@ def check_claim(catalogue: Catalogue, claim: Claim) -> str | None:
 def extract_claims(text: str, catalogue: Catalogue) -> tuple[Claim, ...]:
     """The attribute claims stated in ``text``, as :class:`~remit.world.Claim` records, in
     order, without repeats (see :mod:`remit.claims.attributes`)."""
-    del catalogue  # the reading needs no records; kept for callers of the old signature
     seen: list[StatedValue] = []
-    for value in read_claims(text).attributes:
+    for value in read_claims(text, Role.BUYER, ProductNames.of(catalogue)).attributes:
         if not any(_same(value, other) for other in seen):
             seen.append(value)
     return tuple(Claim(sku=v.sku, attribute=v.attribute, value=v.value, unit=v.unit)
@@ -255,9 +255,9 @@ def _same(a: StatedValue, b: StatedValue) -> bool:
     return agrees(a.value, a.decimals, approx=True, measure=ma, record=other)
 
 
-def _text_checks(world: World, text: _Text) -> list[ClaimCheck]:
+def _text_checks(world: World, text: _Text, names: ProductNames) -> list[ClaimCheck]:
     catalogue = world.catalogue
-    read = read_claims(text.text, text.to)
+    read = read_claims(text.text, text.to, names)
     checks: list[ClaimCheck] = []
     structured = {(c.sku, resolve_attribute(catalogue, c.sku, c.attribute))
                   for c in text.structured}
@@ -348,7 +348,8 @@ def check_claims(world: World) -> tuple[ClaimCheck, ...]:
     """Every claim the agent stated in ``world``'s trial, with its verdict, in trail order
     (stated claims first, then quote-line citations)."""
     checks: list[ClaimCheck] = []
+    names = ProductNames.of(world.catalogue)
     for text in _texts(world):
-        checks += _text_checks(world, text)
+        checks += _text_checks(world, text, names)
     checks += _citation_checks(world)
     return tuple(checks)
