@@ -140,7 +140,7 @@ def _following(sentence: str, mentions: list[Mention], first: Mention) -> list[s
     return [m.sku for m in listed]
 
 
-def _skus_for(  # noqa: PLR0911 - one answer per way a value reaches its product
+def _skus_for(  # noqa: PLR0911, PLR0912 - one answer per way a value reaches its product
         sentence: str, reading_mentions: tuple[Mention, ...], position: int,
         focus: str | None, pair: tuple[str, ...] = (), *, end: int | None = None) -> list[str]:
     """The SKUs a value at ``position`` (ending at ``end``) is stated for (module docstring)."""
@@ -149,7 +149,8 @@ def _skus_for(  # noqa: PLR0911 - one answer per way a value reaches its product
     inside = [m for m in mentions if m.start <= position and end <= m.end]
     if inside:
         return list(inside[0].skus)  # "the Lopez DN32": the size is part of the name
-    following = [m for m in mentions if m.start >= end and m.explicit]
+    following = [m for m in mentions if m.start >= end and (
+        m.explicit or sentence[m.start:m.start + 4].casefold() == "the ")]
     if following and re.fullmatch(r"\s*\(?\s*", sentence[end:following[0].start]) and (
             re.match(r"DN", sentence[position:end], re.IGNORECASE)):
         return [following[0].sku]  # "the Cruz DN100 BV-00010": the size names the SKU
@@ -167,13 +168,18 @@ def _skus_for(  # noqa: PLR0911 - one answer per way a value reaches its product
         if subject:
             return [s for s in group if s != subject[-1].sku]
     before = [m for m in mentions if m.end <= position]
+    if before and re.match(r"\s*(?:vs\.?|versus)\s", sentence[end:]) and len(
+            pair_named := _group(sentence, mentions, before[-1])) == 2:
+        return [pair_named[0]]  # "A and B ...: PN25 vs PN10": the first of the two
     if before:
         # an appositive naming what is replaced ("BV-00003, the successor to BV-00002,
         # keeps ...") does not take the value from the product it describes
         primary = [m for m in before if not m.secondary]
         nearest = before[-1]
-        if nearest.secondary and primary and re.match(r"^\W*,", sentence[nearest.end:position]):
-            nearest = primary[-1]
+        if nearest.secondary and primary and re.match(
+                r"^\W*,|^\s+and\s+(?:it\s+)?(?:comes|has|is|offers|keeps|ships|uses|features)\b",
+                sentence[nearest.end:position]):
+            nearest = primary[-1]  # "BV-00010 is the current version of BV-00009 and has"
         elif (len(before) > 1 and not nearest.explicit and _RELATIVE.match(sentence[end:])
               and re.fullmatch(r"its\s*", sentence[nearest.start:position], re.IGNORECASE)):
             nearest = before[-2]  # "GK-00009 is its EPDM sibling": GK-00009 is EPDM
@@ -296,6 +302,9 @@ _COPULA = re.compile(r"(?:\b(?:is|was|are|were|be|been|remains?|becomes?)|'s)\s+
                      re.IGNORECASE)
 _DESCRIBING = re.compile(r"^[\w-]*\s+ones?\b", re.IGNORECASE)
 _MARKED_NO = re.compile(r"^[^;|.]{0,24}?(?:\u274c|\u2717|\u2718|\u2716|\bnot\s+OK\b)")
+_NOT_A_VALUE_AFTER = re.compile(
+    r"^\s*(?:x|\u00d7|times)?\s*(?:margin|factor|rule|ratio|safety|sizing)\b|^-?to-F\d{2}\b"
+    r"|^\s+adapter\b|^\s*\(?(?:to|->|→)\s*F\d{2}\)?\s+adapter\b", re.IGNORECASE)
 _OLD_VALUE = re.compile(r"\bfrom\s+(?:the\s+)?$", re.IGNORECASE)
 _NEW_VALUE = re.compile(r"^\s*(?:to|->|→)\s", re.IGNORECASE)
 _SET_AFTER = re.compile(r"^[\s-]*(?:\w+\s+)?(?:options|alternatives|valves|models|variants"
@@ -339,6 +348,8 @@ def _sentence_values(sentence: Sentence,
             continue  # "the stainless one", "the two carbon-steel ones": a way to point
         if _MARKED_NO.match(text[value.end:]):
             continue  # "3.1 certificate ✗": the cell says it does not
+        if _NOT_A_VALUE_AFTER.match(text[value.end:]):
+            continue  # "the 1.25 margin", "an F10-to-F12 adapter": not the product's value
         if _SET_AFTER.match(text[value.end:]):
             listed = [m.sku for m in reading.mentions if m.explicit and m.start >= value.end]
             # "the PN16 options": a set; its values reach only the products listed after it

@@ -58,6 +58,7 @@ CAPABILITY = re.compile(
     r"\b(?:handles?|handling|cope[sd]?\s+with|coping\s+with|withstands?|suitable|suited|fine"
     r"|ok|okay|safe|works?(?!\s+out)|rated\s+above|meets?|exceeds?|covers?|clears?|ample|plenty"
     r"|more\s+than\s+enough|enough|sufficient|adequate|margin|headroom|comfortably|within"
+    r"|(?:will|would|'ll)\s+do\s+for"
     r"|able\s+to|can\s+(?:take|handle|run|operate)|compatible|matches|satisf(?:y|ies))\b",
     re.IGNORECASE)
 """Words that make the number after them a requirement the product is said to meet
@@ -184,7 +185,8 @@ def requirement_amount(sentence: str, amount: Amount, anchors: tuple[int, ...] =
 _SERVICE = re.compile(
     r"\b(?:loop|line|circuit|service|duty|system|application|header|bypass|process)\s*"
     r"\([^)]*$|\b(?:line|loop|circuit|service|system|medium|fluid|water|steam|oil|runs?"
-    r"|running|operates|operating)\s+at\s*$", re.IGNORECASE)
+    r"|running|operates|operating)\s+at\s*$|\b(?:for\s+you|every\s+box|all\s+(?:the\s+)?boxes"
+    r"|your\s+(?:conditions|requirements|spec|duty))\s*:[^.;]*$", re.IGNORECASE)
 """A service and its conditions: the figures are the site's."""
 _FOR_SITE = re.compile(r"\b(?:ok|okay|fine|good|suitable|right|safe)\s+for\s+(?:[\w\u00b0]+\s*"
                        r"[/,]\s*){0,3}$", re.IGNORECASE)

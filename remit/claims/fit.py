@@ -79,7 +79,8 @@ _FIT_WORD = re.compile(
     r"|screws?\s+into|fits?\s+into|will\s+(?:connect|screw|thread)"
     r"|compatible|compatibility|match(?:es|ed|ing)?|mates?|mating|meets?|meeting|satisf(?:y|ies)"
     r"|exceeds?|exceeding|covers?|covered|covering|handles?|handling|cope[sd]?|withstands?"
-    r"|rated\s+(?:for|above|beyond)|above|beyond|within|works?|working\s+with|safe|resists?"
+    r"|rated\s+(?:\w+\s+)?(?:for|above|beyond)|above|beyond|within|works?|working\s+with"
+    r"|safe|resists?|(?:is\s+)?the\s+(?:one|pick|choice|option)\s+for"
     r"|resistant|corrosion[\s-]resistant|able\s+to|can\s+(?:take|handle|run)|sufficient|enough"
     r"|adequate|ample|plenty|margin|headroom|clears?|comfortabl[ey]|easily|ships?\s+with"
     r"|comes?\s+with|supplied\s+with|complian(?:t|ce)|compl(?:y|ies)|qualif(?:y|ies|ied)|ideal"
@@ -142,7 +143,10 @@ _MEDIUM = re.compile(
     re.IGNORECASE)
 _SITE_LIST = re.compile(
     r"\b(?:your|ur|the\s+site's|the|for\s+an?)\s+(?:[\w-]+\s+)?(?:line|site|service"
-    r"|application|conditions|duty|datasheet|spec|loop|circuit|system)\s*\([^)]*$",
+    r"|application|conditions|duty|datasheet|spec|loop|circuit|system)\s*\([^)]*$"
+    r"|\b(?:for\s+you|every\s+box|all\s+(?:the\s+)?boxes|your\s+(?:conditions|requirements"
+    r"|spec|duty))\s*:[^.;]*$|\byour\s+(?:\w+\s+){0,2}(?:requirements|needs|conditions)\s*"
+    r"\([^)]*$|\byour\s+(?:[^.;:()]{0,15},\s*){1,5}(?:[^.;:()]{0,15}\s+and\s+)?$",
     re.IGNORECASE)
 """``your line (8 bar, 140 °C, NPT, sea water)``: the codes listed are the site's."""
 
@@ -191,6 +195,9 @@ _REQUIRED = re.compile(
     r"\b(?:requires?|required|requirement|requirements|needs?|needed|demands?|demanded"
     r"|asks?\s+for|asked\s+for|specified|specifies|calls?\s+for|mandatory|insist\w*)\b",
     re.IGNORECASE)
+_QA = re.compile(r"\b(?:your|ur|the\s+site's)\s+(?:QA|quality(?:\s+(?:assurance|team|department"
+                 r"|dept|requirements?))?|inspector|inspection)\b", re.IGNORECASE)
+"""The site's quality assurance: what it asks of paperwork is the required certificate."""
 _CERTIFICATE = re.compile(r"\b(?:cert(?:ificate|ification)?s?|EN\s*10204|MTC|MTR|3\.1|2\.1"
                           r"|paperwork|documentation|declaration)\b", re.IGNORECASE)
 _TORQUE = re.compile(
@@ -282,7 +289,8 @@ def _requirements(sentence: str, mentions: tuple[Mention, ...]) -> list[_Require
     ends = [c for c in codes if c.code in ("NPT", "BSPP", "BSPT", "EN1092-1") and (
         (_PIPING.search(sentence[c.start:c.end + 30])
          and (re.search(r"\b(?:your|ur|the|existing|site|plant|installation|current|for\s+an?)\s+"
-                        r"(?:\w+\s+)?$", sentence[max(0, c.start - 30):c.start], re.IGNORECASE)
+                        r"(?:[\w\"'./-]+\s+)?$", sentence[max(0, c.start - 30):c.start],
+                        re.IGNORECASE)
              or re.search(r"\b(?:like|of)\s+yours\b", sentence[c.end:c.end + 30],
                           re.IGNORECASE)))
         or re.search(r"\b(?:piping|pipework|line|lines|connections?|your\s+site|site)\s*[:=]?\s*$",
@@ -296,7 +304,7 @@ def _requirements(sentence: str, mentions: tuple[Mention, ...]) -> list[_Require
     grades = [c for c in codes if c.code in ("3.1", "2.1")]
     offered = re.search(r"\b(?:comes?|ships?|supplied|delivered)\s+with\b", sentence,
                         re.IGNORECASE)
-    if grades and offered and found and not _REQUIRED.search(sentence):
+    if grades and offered and (found or _QA.search(sentence)) and not _REQUIRED.search(sentence):
         # "meets your 6 bar ..., suits the sea water ... and comes with 3.1 certificates":
         # among the site's requirements, the certificate is one too
         found.append(_Requirement(offered.start(), "C7", grades[0].code))

@@ -48,6 +48,7 @@ _SECONDARY_BEFORE = re.compile(
     r"|\breplaced|\bsuperseded\s+by|\bsucceeds|\bsucceeded"
     r"|\bsuccessor\s+(?:to|of)|\breplacement\s+(?:for|of)|\balternative\s+to"
     r"|\bsubstitute\s+for|\bover|\bfrom|\bformerly|\bpreviously|\bold|\boriginal"
+    r"|\b(?:version|revision)\s+of"
     r"|\bsuperseded\s+(?:part|sku|valve)?|\byour\s+(?:old|existing|current))"
     r"[\s:,'\"(]*(?:the\s+)?(?:[\w-]+\s+){0,2}?$",
     re.IGNORECASE)
@@ -62,7 +63,8 @@ _PASSIVE_REPLACED = re.compile(
     re.IGNORECASE)
 _REPLACES_AFTER = re.compile(
     r"^[\s,)'\"]*(?:which\s+|that\s+)?(?:now\s+)?(?:replaces|supersedes|is\s+the\s+"
-    r"(?:direct\s+|current\s+|drop-in\s+)?(?:successor|replacement|substitute|alternative))",
+    r"(?:direct\s+|current\s+|drop-in\s+)?(?:successor|replacement|substitute|alternative)"
+    r"|is\s+the\s+(?:current|new|newer|latest|updated)\s+(?:version|revision)\s+of)",
     re.IGNORECASE)
 
 _PRONOUN = re.compile(
@@ -240,7 +242,8 @@ class Focus:
             if (secondary and re.search(r"\b(?:replaces|replaced|supersedes|superseding|replacing"
                                        r"|instead\s+of|in\s+place\s+of|successor\s+(?:to|of)"
                                        r"|replacement\s+(?:for|of)|substitute\s+for|from|over"
-                                       r"|formerly|previously|old|original)\W*(?:[\w-]+\W+){0,2}$",
+                                       r"|formerly|previously|old|original|version\s+of"
+                                       r"|revision\s+of)\W*(?:[\w-]+\W+){0,2}$",
                                        before, re.IGNORECASE)) or _PASSIVE_REPLACED.match(after):
                 self.replaced = sku
             if _REPLACES_AFTER.match(after) or _IS_REPLACEMENT.search(before):
@@ -282,15 +285,21 @@ class Focus:
             return self.current
         return self.last.get(family)
 
-    def _plural(self, sentence: str, taken: list[tuple[int, int]]) -> list[Mention]:
-        """``both``, ``all three``, ``the former``: references to the last group of SKUs."""
+    def _plural(self, sentence: str, taken: list[tuple[int, int]],
+                explicit: list[Mention]) -> list[Mention]:
+        """``both``, ``all three``, ``the former``: references to the last group of SKUs
+        (those this sentence named before the reference, when it named two or more)."""
         found: list[Mention] = []
         if len(self.group) < 2:
             return found
         for match in _PLURAL_REFERENCE.finditer(sentence):
             if not any(s < match.end() and match.start() < e for s, e in taken):
-                found.append(Mention(match.start(), match.end(), self.group[0],
-                                     explicit=False, group=self.group))
+                before = tuple(dict.fromkeys(m.sku for m in explicit if m.end <= match.start()))
+                if match.group(0).casefold().startswith("both"):
+                    before = before[-2:]
+                group = before if len(before) >= 2 else self.group
+                found.append(Mention(match.start(), match.end(), group[0],
+                                     explicit=False, group=group))
                 taken.append((match.start(), match.end()))
         for match in _ORDINAL.finditer(sentence):
             index = _WHICH[" ".join(match["which"].casefold().split())]
@@ -342,7 +351,7 @@ class Focus:
         explicit += self._name_mentions(sentence, taken, written)
         explicit.sort()
         self._regroup(explicit, item)
-        references: list[Mention] = self._plural(sentence, taken)
+        references: list[Mention] = self._plural(sentence, taken, explicit)
         primary = [m for m in explicit if not m.secondary]
         for pattern in (_DESCRIPTION, _PRONOUN):
             for match in pattern.finditer(sentence):

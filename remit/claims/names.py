@@ -90,16 +90,24 @@ class ProductNames(NamedTuple):
             return []
         found: list[NamedProduct] = []
         for run in _runs(_pattern(tuple(sorted({p.brand for p in self.products}))), text):
+            if not any(m["the"] or m["noun"] or m["dn"] for m in run):
+                continue
             family = _family(run[-1]["noun"])
-            marked = any(m["the"] or m["noun"] or m["dn"] for m in run)
-            for match in run if marked else ():
-                family_here = _family(match["noun"]) or family
-                dn = int(match["dn"]) if match["dn"] else None
-                sku = self._resolve(match["brand"].casefold(), family_here, dn,
-                                    _age(text, match))
+            resolved = [self._resolve(m["brand"].casefold(), _family(m["noun"]) or family,
+                                      int(m["dn"]) if m["dn"] else None, _age(text, m))
+                        for m in run]
+            # "the Davies/Sullivan pair": a shared brand takes its coordinate's family
+            families = {f for sku in resolved if sku and (f := self._family_of(sku))}
+            for match, first in zip(run, resolved, strict=True):
+                sku = first if first is not None or len(families) != 1 else self._resolve(
+                    match["brand"].casefold(), next(iter(families)),
+                    int(match["dn"]) if match["dn"] else None, _age(text, match))
                 if sku is not None:
                     found.append(NamedProduct(match.start(), match.end(), sku, match.group(0)))
         return found
+
+    def _family_of(self, sku: str) -> Family | None:
+        return next((p.family for p in self.products if p.sku == sku), None)
 
     def _resolve(self, brand: str, family: Family | None, dn: int | None,
                  age: str | None) -> str | None:

@@ -198,6 +198,8 @@ REQUIREMENT_WORDS = re.compile(
     r"|fluid|application|duty|required|requirement|requirements|specified|your|ur"
     r"|buyer's|customer's|client's|site's|conditions?|max(?:imum)?\s+(?:line|system"
     r"|process)|at\s+temperatures?|steam|oil|water|brine|you\s+(?:mentioned|gave|need|needs"
-    r"|specified|stated|quoted|said|run|operate|have))\b",
+    r"|specified|stated|quoted|said|run|operate|have)|min(?:imum)?\s+(?:actuator\s+)?"
+    r"(?:output|torque)|need\s+(?:more\s+than|at\s+least)|you'll\s+need)\b",
     re.IGNORECASE)
-"""Words that make a nearby number a requirement of the site, not a product's value."""
+"""Words that make a nearby number a requirement of the site (or of a sizing rule:
+``minimum actuator output of 97.5 N·m``), not a product's value."""
