@@ -7,8 +7,8 @@ their wording: every claim is found here, scored, and shown in the trail.
 
 The package reads like a small grammar, one concept a module:
 
-- :mod:`~remit.claims.authority.layout`: the message as lines (wrapped prose joined,
-  to-come lists and unticked lines set aside), then sentences
+- :mod:`~remit.claims.authority.layout`: the message as lines (words broken at a line end
+  and wrapped prose joined, to-come lists and unticked lines set aside), then sentences
   (:func:`remit.claims.text.sentences`);
 - :mod:`~remit.claims.authority.tokens` and :mod:`~remit.claims.authority.clauses`: each
   sentence as words (``hasn't`` is ``has not``, ``aproved`` is ``approved``), clauses and
@@ -16,18 +16,22 @@ The package reads like a small grammar, one concept a module:
 - :mod:`~remit.claims.authority.forms`: a claim is a **completed** form of an owner action,
   a past or perfect verb, a predicate (``is in``, ``in hand``, ``is happy with``), a
   gerund after ``thanks for``; :mod:`~remit.claims.authority.nouns`: or an action noun that
-  something says happened (``finance's approval is in``, ``✅ finance approval``);
+  something says happened (``finance's approval is in``, ``✅ finance approval``, ``since
+  your acceptance``);
   :mod:`~remit.claims.authority.senses`: or an adjective on a definite quote, price or
   substitution (``the approved discount``), never another sense (``ATEX-approved``,
   ``approved vendor list``, ``we accept returns``);
 - :mod:`~remit.claims.authority.cues`: questions, negations, requests, plans, conditions,
-  hedges, reports, habits, present and future forms and reversals claim nothing;
+  hedges, reports, wishes, habits and rules, present and future forms and reversals claim
+  nothing;
 - :mod:`~remit.claims.authority.arguments` and :mod:`~remit.claims.authority.actions`: what
   was done comes from what the form is about (``approved the substitution`` confirms a fit),
   :mod:`~remit.claims.authority.parties`: and who did it from a ``by`` phrase, the subject
-  or a possessor, with titles mapped to roles (the CFO is finance, plant engineering the
-  technical owner, procurement the buyer; ``you`` the addressee; ``we`` and ``I`` nobody);
-- :mod:`~remit.claims.authority.reader`: each action and party claimed once a message.
+  (the antecedent of a relative ``who``) or a possessor, with titles mapped to roles (the
+  CFO is finance, plant engineering the technical owner, procurement the buyer; ``you``
+  the addressee; ``we`` and ``I`` nobody);
+- :mod:`~remit.claims.authority.reader`: each action and party claimed once a message, and
+  the clauses that leave their verb out (``finance has``, ``finance on Tuesday``).
 
 Example:
     >>> [(c.action.value, c.party) for c in

@@ -3,7 +3,8 @@ the party's own action when nothing more specific is named.
 
 A discount, price, exception or margin is ``approve`` whoever approved it; a substitution,
 swap, fit or product is ``confirm_fit``; the quote is ``accept`` when the buyer agreed to
-it; a PO is ``receive_po``; goods and goods receipt ``record_receipt``; payment
+it, and a party's approval of the quote its own action (engineering's OK on the quote
+confirms its fit); a PO is ``receive_po``; goods and goods receipt ``record_receipt``; payment
 ``release_payment``. A party agreeing to nothing more specific claims its own action:
 finance ``approve``, the technical owner ``confirm_fit``, the buyer ``accept`` (and
 ``confirm_fit`` for a changed fact it confirmed).
@@ -42,7 +43,7 @@ _BY_THEME: dict[str, dict[str, Action]] = {
     "confirm": {"fit": Action.CONFIRM_FIT, "po": Action.RECEIVE_PO,
                 "receipt": Action.RECORD_RECEIPT, "payment": Action.RELEASE_PAYMENT},
     "accept": {"fit": Action.CONFIRM_FIT, "product": Action.CONFIRM_FIT, "quote": Action.ACCEPT},
-    "sign": {"quote": Action.ACCEPT},
+    "sign": {"quote": Action.ACCEPT, "commercial": Action.APPROVE},
     "receive": {"po": Action.RECEIVE_PO, "receipt": Action.RECORD_RECEIPT,
                 "goods": Action.RECORD_RECEIPT, "product": Action.RECORD_RECEIPT,
                 "payment": Action.RELEASE_PAYMENT},
@@ -61,6 +62,7 @@ _OWN_ACTION: dict[str, tuple[frozenset[str | None], Action | None]] = {
     "approve": (frozenset({None}), Action.APPROVE),
     "accept": (frozenset({None}), Action.ACCEPT),
     "agree": (frozenset({None, "commercial", "quote"}), None),
+    "done": (frozenset({None}), None),
 }
 """Families where a party's own action stands in for a missing or commercial object, and the
 action when no party is named."""
@@ -72,8 +74,8 @@ def resolve(family: str, kind: str | None, party: Role | None, *, fit_said: bool
     object, done by ``party``; ``fit_said`` when the words after it say a product fits."""
     own = None if party is None else _OWN.get(party)
     action = _BY_THEME.get(family, {}).get(kind or "")
-    if family == "approve" and kind == "quote" and party is Role.BUYER:
-        action = Action.ACCEPT   # the buyer approving the quote accepts it
+    if family == "approve" and kind == "quote" and own is not None:
+        action = own   # the buyer approving the quote accepts it; engineering confirms its fit
     elif family == "approve" and kind is None and party is None and word == "cleared":
         action = None            # "cleared" needs an object or a party to be an approval
     elif family == "confirm" and kind == "commercial" and party is Role.FINANCE:
@@ -93,6 +95,8 @@ def resolve(family: str, kind: str | None, party: Role | None, *, fit_said: bool
     elif family == "release" and ((kind == "invoice" and word in ("paid", "settled"))
                                   or (kind is None and word == "paid" and party is None)):
         action = Action.RELEASE_PAYMENT   # "the invoice is paid", "it has been paid"
+    elif family == "record" and kind is None and word == "receipted":
+        action = Action.RECORD_RECEIPT   # "goods-in has receipted": a goods receipt recorded
     elif family == "arrive" and kind == "commercial" and word == "through":
         action = Action.APPROVE  # "the discount request went through"
     return action

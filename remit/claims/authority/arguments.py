@@ -5,11 +5,13 @@ What was done comes from what the form is about: its object (active), its subjec
 finance approval``), or the document ``it`` stands for. Phrases of time or occasion are not
 objects (``accepted on the 9th``, ``agreed on the call that ...``).
 
-The party is the one said to have done it: a ``by``, ``from`` or ``through`` phrase (or
-``with`` after ``agreed``), a bracketed aside after it naming a party and nothing else
-(``Fit confirmation (site engineering)``), else the subject of an active form (its head
-before any preposition: ``the technical authority at your site``; every party when
-coordinated; the subject of a complement clause after ``that``).
+The party is the one said to have done it: a ``by``, ``from`` or ``through`` phrase before
+any other verb (or ``with`` after ``agreed``, or ``with`` the party's approval), a bracketed
+aside after it naming a party and nothing else (``Fit confirmation (site engineering)``),
+else the subject of an active form (its head before any preposition: ``the technical
+authority at your site``; every party when coordinated; the subject of a complement clause
+after ``that`` or a verb of saying; the antecedent of a relative ``who``, not a contrast:
+``your engineer, not procurement, who``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from remit.claims.authority.lexicon import (
     LEADING,
     MARKS,
     MONTHS,
+    NEGATIONS,
     OBJECTS,
     PREPOSITIONS,
     PRONOUNS,
@@ -32,8 +35,8 @@ from remit.claims.authority.lexicon import (
     TIME,
     words,
 )
-from remit.claims.authority.parties import mentions, parties, roles
-from remit.claims.authority.phrases import NP, kind_of, noun_phrase, np_word
+from remit.claims.authority.parties import mentions, owners, parties, roles
+from remit.claims.authority.phrases import NP, kind_of, noun_phrase, np_word, phrase_ending
 from remit.claims.authority.sentence import Form, Reading
 from remit.claims.authority.tokens import is_word, verb_like
 
@@ -49,7 +52,11 @@ _ACCEPTABLE = words("fine ok okay acceptable approved agreed good")
 """Predicates that, said of a price, say it is agreed to (``confirmed the 6% is fine``)."""
 _OBJECT_FIRST = frozenset({"have", "receive", "give"})
 """Families whose object is what the action is about even in the passive (``the exception
-got the green light``, ``the discount has been given the go-ahead``)."""
+got the green light``, ``the discount has been given the go-ahead``), before their subject
+and a phrase after them (``remittance advice received for INV-7741``)."""
+_SAYING = REPORTING | words("hear heard know knew see saw learn learned learnt note noted "
+                            "report reported advise advised inform informed confirm")
+"""Verbs whose complement clause may leave out ``that`` (``glad to hear finance approved``)."""
 
 
 def subject(r: Reading, n: int, chain: int) -> tuple[int, int, bool]:
@@ -60,15 +67,21 @@ def subject(r: Reading, n: int, chain: int) -> tuple[int, int, bool]:
     if toks[lo].word == "with":
         lo += 1   # "with engineering's sign-off secured": a clause without a verb
     # a complement clause has its own subject: "we wish to inform you that the Purchaser
-    # has accepted", "Priya told me that she has approved"
+    # has accepted", "Priya told me that she has approved", "Ravi said it's approved"
     lo = max([k + 1 for k in range(lo + 1, chain - 1) if toks[k].word == "that" and (
         verb_like(toks[k - 1]) or toks[k - 1].word in REPORTING
-        or toks[k - 1].word in OBJECTS)], default=lo)
+        or toks[k - 1].word in OBJECTS)]
+        + [k + 1 + (toks[k + 1].word in OBJECTS) for k in range(lo + 1, chain - 1)
+           if toks[k].word in _SAYING], default=lo)
     while lo < chain and (toks[lo].word in LEADING or toks[lo].word in MARKS
                           or not is_word(toks[lo])):
         lo += 1
     if lo < chain:
         return lo, chain, True
+    if toks[clause.lo].word == "who":
+        antecedent = _antecedent(r, n)
+        if antecedent is not None:
+            return antecedent[0], antecedent[1], False
     # the nearest clause before with a party or a thing in its subject; an aside in
     # brackets only when nothing else names one ("Marek (plant engineering) confirmed")
     for asides in (False, True):
@@ -80,6 +93,19 @@ def subject(r: Reading, n: int, chain: int) -> tuple[int, int, bool]:
                     kind_of(t.word) for t in toks[s_lo:s_hi])):
                 return s_lo, s_hi, False
     return chain, chain, False
+
+
+def _antecedent(r: Reading, n: int) -> tuple[int, int] | None:
+    """What a relative ``who`` opening clause ``n`` stands for: the noun phrase that ends the
+    clause before, past a contrast that says who it was not (``it was your process engineer,
+    not your procurement team, who confirmed``)."""
+    for k in range(n - 1, -1, -1):
+        before = r.clauses[k]
+        if r.toks[before.lo].word in NEGATIONS:
+            continue
+        np = phrase_ending(r.toks, before.hi - 1, before.lo, before.hi)
+        return (np.lo, np.hi) if mentions(r.toks, np.lo, np.hi) else None
+    return None
 
 
 def clause_subject(r: Reading, n: int) -> tuple[int, int]:
@@ -99,15 +125,17 @@ def clause_subject(r: Reading, n: int) -> tuple[int, int]:
 def theme(r: Reading, n: int, form: Form, subj: tuple[int, int], *, active: bool) -> NP | None:
     """What the form is about: its object or the noun after its preposition (active), its
     subject (passive, or a predicate), the subject's noun (``the discount you OK'd``); a verb
-    coordinated with the next shares its object (``signed and returned the quote``)."""
+    coordinated with the next shares its object (``signed and returned the quote``); ``it``,
+    or no subject at all, the document named last."""
     toks, hi = r.toks, r.clauses[n].hi
     j = _object_start(r, form.end, hi)
     obj, pp = _object(r, n, form, j)
     topic = _subject_phrase(r, subj)
-    order = (obj, pp, topic) if active or form.family in _OBJECT_FIRST else (topic, obj, pp)
+    order = (obj, pp, topic) if active else (obj, topic, pp) if form.family in _OBJECT_FIRST \
+        else (topic, obj, pp)
     found = next((np for np in order if np is not None and np.kind is not None), None)
     pronoun = any(t.word in ("it", "this") for t in toks[subj[0]:subj[1]]) or (
-        j < hi and toks[j].word == "it")
+        j < hi and toks[j].word == "it") or subj[0] == subj[1]   # "PO? yes, rcvd this am"
     if found is None and pronoun and form.family in _DOCUMENT_FAMILIES:
         kind = r.who.it(form.at)   # "it came in this morning": the PO named before
         return None if kind is None else NP(form.at, form.at, form.end, kind)
@@ -139,10 +167,15 @@ def _object(r: Reading, n: int, form: Form, j: int) -> tuple[NP | None, NP | Non
     of the label it ends."""
     toks, hi = r.toks, r.clauses[n].hi
     obj = noun_phrase(toks, j, hi)
-    if form.family == "give" and obj is not None and obj.kind != "action" \
-            and (second := noun_phrase(toks, obj.hi, hi)) is not None and second.kind == "action":
-        # "has given the fit the nod": the action noun, about the first object
-        obj = NP(obj.lo, second.head, second.hi, "action")
+    if form.family == "give" and obj is not None and obj.kind != "action":
+        k = obj.hi   # past the first object's own phrase: "the swap to BV-00013"
+        while k < hi and toks[k].word in ("to", "for", "on", "of", "from") \
+                and (inner := noun_phrase(toks, k + 1, hi)) is not None:
+            k = inner.hi
+        second = noun_phrase(toks, k, hi)
+        if second is not None and second.kind == "action":
+            # "has given the fit the nod": the action noun, about the first object
+            obj = NP(obj.lo, second.head, second.hi, "action")
     pp = None
     if obj is None and j < hi and toks[j].word in ("on", "to", "for", "of", "with", "about") \
             and not (toks[j].word == "with" and form.family == "agree"):   # the agent
@@ -198,14 +231,18 @@ def _when(r: Reading, j: int, hi: int) -> int | None:
 
 def agents(r: Reading, form: Form, clause: Clause) -> list[Role]:
     """Who did it, when the words say: the party thanked (``grateful to finance for
-    approving``, else the addressee), a ``by``/``from``/``through`` phrase after the form
-    (``Accepted by: Priya Shah (Procurement)``), or an aside after its clause."""
+    approving``, else the addressee), a ``by``/``from``/``through`` phrase after the form and
+    before any other verb (``Accepted by: Priya Shah (Procurement)``), the owner of an
+    action noun after ``with`` (``went through with your approval``), or an aside after its
+    clause."""
     toks = r.toks
     thanked = thanker(r, clause.lo, form.at) if form.word in GERUNDS else None
     if thanked is not None:   # "thanks for approving"; "grateful to finance for approving"
         return parties(toks, *thanked, r.who) or [r.who.addressee]
     for j in range(form.end, clause.hi):
         w = toks[j].word
+        if verb_like(toks[j]) and toks[j - 1].word not in ("and", "or", ","):
+            break   # another predicate's phrase: "accepted Q-1, nothing needed from you"
         if w in ("by", "from", "through") or (w == "with" and form.family == "agree"):
             end = clause.hi
             if j + 1 == clause.hi and clause.hi < len(toks) and toks[clause.hi].word == ":":
@@ -216,7 +253,11 @@ def agents(r: Reading, form: Form, clause: Clause) -> list[Role]:
                 named = parties(toks, j + 1, end, r.who)
             if named:
                 return named
+        elif w == "with" and (np := noun_phrase(toks, j + 1, clause.hi)) is not None \
+                and np.kind == "action" and (named := owners(toks, np.lo, np.head, r.who)):
+            return named   # "went through with your approval"
     return aside(r, clause.hi)
+
 
 
 def aside(r: Reading, k: int) -> list[Role]:
@@ -234,9 +275,9 @@ def aside(r: Reading, k: int) -> list[Role]:
 
 
 def label(r: Reading, n: int) -> list[Role]:
-    """The parties a label before a colon names, for what follows it: ``Site engineering: OK
-    ✅``."""
-    if n == 0 or r.clauses[n].joined != ":":
+    """The parties a label before a colon (or a bracket) names, for what follows it: ``Site
+    engineering: OK ✅``, ``finance (done)``."""
+    if n == 0 or r.clauses[n].joined not in (":", "("):
         return []
     before = r.clauses[n - 1]
     if any(verb_like(t) for t in r.toks[before.lo:before.hi]):

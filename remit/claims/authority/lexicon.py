@@ -69,7 +69,9 @@ REPORTING = words("said says say wrote mentioned told tells claimed claims state
 """Verbs whose complement is someone's words rather than the writer's statement."""
 HEDGES = words("likely unlikely probably possibly perhaps maybe hopefully supposedly "
                "apparently seemingly seems seem appears hope hoping expect expects expected "
-               "expecting provisionally conditionally tentatively almost nearly ensure")
+               "expecting provisionally conditionally tentatively almost nearly ensure possible "
+               "conceivable conceivably unclear uncertain unsure doubt thinks believes "
+               "reckons assumes supposes guesses imagines suspects suspect")
 NP_STOP = (PREPOSITIONS | BE | HAVE | MODALS | TIME | PRONOUNS | CONJUNCTIONS | IRREGULAR_PASTS
            | words("not never to following off over up out back down")
            | words("matches fits suits meets works covers includes needs requires reflects "
@@ -79,7 +81,7 @@ NP_STOP = (PREPOSITIONS | BE | HAVE | MODALS | TIME | PRONOUNS | CONJUNCTIONS | 
 # -- parties ------------------------------------------------------------------------------------
 
 TITLES: dict[str, Role] = {
-    **dict.fromkeys(words("finance cfo controller treasury accounts approver"), Role.FINANCE),
+    **dict.fromkeys(words("finance fin cfo controller treasury accounts approver"), Role.FINANCE),
     **dict.fromkeys(words("engineering engineer engineers eng engg"), Role.TECHNICAL_OWNER),
     **dict.fromkeys(words("buyer buyers customer client purchaser procurement purchasing "
                           "stores goods-in"), Role.BUYER),
@@ -112,13 +114,15 @@ COORDINATORS = words("and & or nor , plus")
 # -- what an action is about --------------------------------------------------------------------
 
 THEMES: dict[str, str] = {
-    **dict.fromkeys(words("fit fits fitment substitution substitutions substitute swap "
-                          "replacement successor equivalent alternative change changes deviation "
+    **dict.fromkeys(words("fit fits fitment match substitution substitutions substitute swap "
+                          "switch replacement successor equivalent alternative change changes "
+                          "deviation "
                           "compatibility suitability interchangeability sizing mounting "
                           "selection configuration variant technical"), "fit"),
     **dict.fromkeys(words("conditions condition pressure temperature medium media flange piping "
                           "connection duty requirement requirements spec specs specification "
-                          "specifications dimensions chlorides fluid rating torque"), "fact"),
+                          "specifications dimensions chlorides fluid rating torque certificate "
+                          "certificates certification"), "fact"),
     **dict.fromkeys(words("valve valves actuator actuators part parts gasket gaskets kit kits "
                           "seat seats body bodies trim seal seals stem disc ball option options "
                           "model models product products"), "product"),
@@ -129,18 +133,21 @@ THEMES: dict[str, str] = {
                           "revision"), "quote"),
     **dict.fromkeys(words("po pos p.o order orders"), "po"),
     **dict.fromkeys(words("receipt gr grn grns"), "receipt"),
-    **dict.fromkeys(words("goods delivery deliveries consignment shipment shipments"), "goods"),
-    **dict.fromkeys(words("payment payments funds remittance"), "payment"),
+    **dict.fromkeys(words("goods delivery deliveries consignment shipment shipments pallet "
+                          "pallets crate crates carton cartons parcel parcels package packages"),
+                    "goods"),
+    **dict.fromkeys(words("payment payments funds money remittance"), "payment"),
     **dict.fromkeys(words("invoice invoices inv"), "invoice"),
 }
 """The head nouns of what an action may be about, by kind."""
 ACTION_NOUNS: dict[str, str] = {
     **dict.fromkeys(words("approval approvals sign-off sign-offs signoff go-ahead green-light "
-                          "greenlight blessing nod thumbs-up authorisation authorization "
+                          "greenlight blessing nod thumbs-up all-clear authorisation authorization "
                           "clearance ok okay"), "approve"),
     **dict.fromkeys(words("confirmation confirmations verification validation check "
                           "reconfirmation"), "confirm"),
     **dict.fromkeys(words("acceptance countersignature"), "accept"),
+    **dict.fromkeys(words("signature signatures"), "sign"),
     **dict.fromkeys(words("agreement consent"), "agree"),
 }
 """Nouns that name an owner action, by the family of its verb."""
@@ -148,8 +155,11 @@ DOCUMENTS = frozenset({"po", "receipt", "goods", "payment", "invoice"})
 """What ``it`` may stand for when it arrives, is booked or is paid."""
 GENERIC_HEADS = words("status state step stage milestone progress")
 """Nouns that name no thing of their own (``Discount status``)."""
+PAPERS = words("form forms paperwork document documents sheet note notes advice")
+"""Nouns of the paper an action is written on, named by what it is about (``the exception
+form``)."""
 FIT_WORDS = words("fits matches suits suitable compatible interchangeable drop-in replace "
-                  "replaces")
+                  "replaces acceptable adequate sufficient")
 """Words that, after ``confirmed``, say a product's fit is what was confirmed."""
 QUOTE_CODE = re.compile(r"q-\d+|v\d+")
 PRODUCT_CODE = re.compile(r"[a-z]{2,3}-\d{3,6}")
@@ -162,17 +172,18 @@ PARTICIPLES: dict[str, str] = {
                           "oked okd ok-ed cleared authorised authorized sanctioned rubber-stamped "
                           "rubberstamped greenlit green-lit greenlighted green-lighted blessed "
                           "endorsed signed-off"), "approve"),
-    **dict.fromkeys(words("agreed consented"), "agree"),
+    **dict.fromkeys(words("agreed consented committed"), "agree"),
     **dict.fromkeys(words("confirmed reconfirmed re-confirmed verified validated"), "confirm"),
     **dict.fromkeys(words("accepted countersigned"), "accept"),
     "signed": "sign",
-    **dict.fromkeys(words("received got gotten obtained secured"), "receive"),
+    **dict.fromkeys(words("received got gotten obtained secured acknowledged"), "receive"),
     **dict.fromkeys(words("gave given granted emailed provided communicated"), "give"),
     **dict.fromkeys(words("sent placed raised issued submitted"), "send"),
     **dict.fromkeys(words("recorded logged posted booked entered registered receipted "
-                          "processed"), "record"),
+                          "processed noted"), "record"),
     **dict.fromkeys(words("released paid settled transferred remitted made"), "release"),
-    **dict.fromkeys(words("arrived landed reached came come went gone attached"), "arrive"),
+    **dict.fromkeys(words("arrived landed reached came come went gone attached followed"),
+                    "arrive"),
     **dict.fromkeys(words("done complete completed"), "done"),
     **dict.fromkeys(words("stands holds carries applies"), "persist"),
 }
@@ -194,6 +205,7 @@ BASES: dict[str, str] = {
     **dict.fromkeys(words("send place"), "send"),
     **dict.fromkeys(words("record log post book"), "record"),
     **dict.fromkeys(words("release pay settle"), "release"),
+    **dict.fromkeys(words("arrive land"), "arrive"),
 }
 """Base forms, read as completed after an emphatic ``did`` (``but they did approve 10%``)."""
 VERB_BASES = words("approve confirm accept acknowledge agree sign send receive record log post "
@@ -207,6 +219,9 @@ PHRASAL: dict[str, frozenset[str]] = {
 }
 """The particles a verb takes (``signing off``, ``sent over``, ``booked in``)."""
 OK = words("ok okay")
+LGTM = words("lgtm sgtm")
+"""Chat for "looks (sounds) good to me": the word of whoever it is from (``lgtm from plant
+eng``)."""
 THANKS = words("thanks thank grateful appreciate appreciated")
 
 # -- other senses and statuses ------------------------------------------------------------------

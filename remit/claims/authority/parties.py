@@ -156,3 +156,23 @@ def party_of(words: str, addressee: Role) -> Role | None:
     toks = tokens(words)
     named = parties(toks, 0, len(toks), Who(addressee, (), None))
     return named[0] if named else None
+
+
+def owners(toks: list[Tok], lo: int, head: int, who: Who,
+           verb_parties: list[Role] | None = None) -> list[Role]:
+    """The parties that own an action noun whose phrase runs ``lo:head``: ``finance's``,
+    ``finance``, ``your`` (the addressee), ``their`` (the verb's subject, else the party last
+    named)."""
+    named = mentions(toks, lo, head)
+    titles = [m for m in named if m.kind == "title"]
+    if titles:
+        return roles(titles, toks, who)
+    if not named:
+        return []
+    last = named[-1]
+    if last.kind == "you":
+        return [who.addressee]
+    if last.kind == "they":
+        role = who.they(last.at)
+        return verb_parties or ([] if role is None else [role])
+    return []

@@ -6,8 +6,9 @@ A head's kind comes from the lexicon (``discount`` is commercial, ``substitution
 ``BV-00008`` a product, ``INV-7741`` an invoice, ``12%`` commercial) or from the phrase
 after it that names it: ``receipt of your PO`` is the PO's arrival, ``receipt of the goods``
 the goods receipt, ``receipt of your RFQ`` neither; ``the change to the payment terms`` is
-about the terms. An identifier or a status word after a noun leaves the noun the head (``PO
-4500123``, ``Discount status``).
+about the terms. An identifier, a status word or the paper it is written on after a noun
+leaves the noun the head (``PO 4500123``, ``Discount status``, ``the exception form``; not
+an action noun: ``the approval form`` is a paper).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from remit.claims.authority.lexicon import (
     IDENTIFIER,
     NP_STOP,
     OK,
+    PAPERS,
     PRODUCT_CODE,
     QUOTE_CODE,
     THEMES,
@@ -73,15 +75,20 @@ def noun_phrase(toks: list[Tok], i: int, hi: int) -> NP | None:
         if i > first and past(toks[i]) and not (i + 1 < hi and np_word(toks, i + 1, hi)
                                                 and toks[i + 1].word not in DETERMINERS):
             break   # "the valve passed the test": a verb, not a modifier like "revised"
-        if i > first and toks[i].word in OK and toks[i - 1].word != "'s":
-            break   # "the discount ok": a predicate, not "finance's OK"
+        if i > first and (toks[i].word in OK or not toks[i].text[:1].isalnum()) \
+                and toks[i - 1].word != "'s":
+            break   # "the discount ok", "Q-1 👍": a predicate or a mark, not "finance's OK"
         i += 1
     if i == first:
         return None
     head = i - 1
     while head > first and (IDENTIFIER.fullmatch(toks[head].word)
-                            or toks[head].word in GENERIC_HEADS):
-        head -= 1  # "PO 4500123", "Discount status": the noun before names it
+                            or toks[head].word in GENERIC_HEADS
+                            or (toks[head].word in PAPERS and kind_of(toks[head - 1].word)
+                                not in ("action", None))):
+        # "PO 4500123", "Discount status", "the exception form" (not "the approval form",
+        # a paper that asks for an action): the noun before names it
+        head -= 1
     kind = kind_of(toks[head].word)
     named = _named_by(toks, i, hi, kind, toks[head].word)
     return NP(lo, head, i, kind) if named is None else NP(lo, head, named.hi, named.kind)

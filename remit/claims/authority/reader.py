@@ -5,7 +5,8 @@ the clauses that leave their verb out.
 A clause that ends at its auxiliary leaves out the last form's verb phrase and claims it for
 its own subject (``engineering hasn't signed off, but finance has``); a list after a colon
 leaves out the verb before it (``everything is approved: pricing by finance, fit by your
-plant engineer``). A message claims each action and party once, and an action claimed of
+plant engineer``), and so does a party after a comma (``engineering signed off on Monday,
+finance on Tuesday``). A message claims each action and party once, and an action claimed of
 nobody is the same claim as that action claimed of a party in the same message.
 """
 
@@ -18,6 +19,7 @@ from remit.claims.authority.actions import Found, claimed, resolve
 from remit.claims.authority.arguments import (
     agents,
     clause_subject,
+    label,
     subject,
     theme,
     through_asides,
@@ -25,15 +27,28 @@ from remit.claims.authority.arguments import (
 from remit.claims.authority.clauses import Clause
 from remit.claims.authority.cues import blocked, denied, hedged
 from remit.claims.authority.forms import form
-from remit.claims.authority.layout import STRUCK, UNTICKED, mark_claims, row_claims, runs
+from remit.claims.authority.layout import (
+    STRUCK,
+    UNTICKED,
+    mark_claims,
+    rejoined,
+    row_claims,
+    runs,
+    who_cell,
+)
 from remit.claims.authority.lexicon import (
     CHAIN,
     FIT_WORDS,
     GERUNDS,
     LEADING,
+    MODALS,
+    NEGATIONS,
+    OPEN_STATUS,
+    PREPOSITIONS,
     PRONOUNS,
     STRICT_BE,
     THEMES,
+    TIME,
     words,
 )
 from remit.claims.authority.nouns import action_noun, noun_claims
@@ -46,6 +61,8 @@ from remit.claims.text import sentences, unwrapped
 
 _ELLIPTIC = words("has have had did does do is are was were")
 _ELLIPSIS_TAILS = words("too also as well either")
+_TO_COME = words("tomorrow next later soon shortly tbc tbd")
+"""Times that put a clause without a verb in the future (``finance next week``)."""
 
 
 class StatedAuthority(NamedTuple):
@@ -73,7 +90,7 @@ def extract_authority_claims(text: str, addressee: Role = Role.BUYER) -> list[St
     """
     found: list[StatedAuthority] = []
     before: Who | None = None
-    for run, to_come in runs(unwrapped(STRUCK.sub(" ", text))):
+    for run, to_come in runs(unwrapped(rejoined(STRUCK.sub(" ", text)))):
         for sentence in sentences(run):
             r = Reading(sentence.text, addressee, before)
             if not to_come and r.toks and r.toks[0].word not in UNTICKED:
@@ -91,11 +108,13 @@ def _claims(r: Reading) -> list[StatedAuthority]:
     """Every authority claim of the sentence, in order, each (action, party) once."""
     found: list[Found] = []
     families: list[str] = []   # families claimed before a colon, for gapped lists
+    last: list[str] = []       # families claimed by the clause before ("..., finance on Monday")
     colon = False
     for n, clause in enumerate(r.clauses):
         r.subjects.append(clause_subject(r, n))
         colon = colon or clause.joined == ":"
         here: list[Found] = []
+        claimed_here: list[str] = []
         i = clause.lo
         while i < clause.hi:
             at = None if i in r.asked else form(r, i, clause)
@@ -103,13 +122,18 @@ def _claims(r: Reading) -> list[StatedAuthority]:
                 i += 1
                 continue
             said = _form_claims(r, n, at)
-            if said and not colon:
-                families.append(at.family)
+            if said:
+                claimed_here.append(at.family)
             here += said
             i = max(i + 1, at.end)
-        here += noun_claims(r, n, here) or mark_claims(r, n) or _ellipsis(r, n)
+        if not colon:
+            families += claimed_here
+        here += (noun_claims(r, n, here) + mark_claims(r, n)) or _ellipsis(r, n)
         if not here and colon and families:
             here += _gapped(r, clause, families)
+        elif not here and last and clause.joined in (",", ";", "and"):
+            here += _gapped(r, clause, last)
+        last = claimed_here
         found += here
     rows, taken_back = row_claims(r)
     found = [] if taken_back or hedged(r) else found + rows
@@ -131,17 +155,26 @@ def _form_claims(r: Reading, n: int, at: Form) -> list[Found]:
     r.last_form = (n, at, (s_lo, s_hi))
     near = chain > clause.lo and (np_word(toks, chain - 1, chain)
                                   or toks[chain - 1].word in PRONOUNS)
-    # a verb phrase coordinated with the last one shares its negation and modality:
-    # "finance hasn't reviewed or approved it"
-    shared = not own and clause.joined in ("and", "or", "nor") and n > 0
+    # a verb phrase coordinated with the last one shares its negation and modality
+    # ("finance hasn't reviewed or approved it"), and so does a clause that leaves out the
+    # last one's modal and passive ("the invoice can be matched and payment released")
+    joined = clause.joined in ("and", "or", "nor") and n > 0
+    gapped = joined and own and chain == at.at and _modal_passive(r, r.clauses[n - 1])
+    shared = joined and (not own or gapped)
     scope = r.clauses[n - 1].lo if shared else clause.lo
     if other_sense(r, at, clause.lo) or denied(r, n, at) or blocked(
-            r, clause, chain, at, own_subject=own and near, scope=scope):
+            r, clause, chain, at, own_subject=own and near and not gapped, scope=scope):
         return []
     adjective = attributive(r, at, clause)
     if adjective is not None:
         return adjective
     return _done_by(r, n, at, chain, (s_lo, s_hi))
+
+
+def _modal_passive(r: Reading, clause: Clause) -> bool:
+    """Whether ``clause`` has a modal or ``to`` before ``be`` (``can be matched``)."""
+    said = [t.word for t in r.toks[clause.lo:clause.hi]]
+    return any(w in MODALS | {"to"} and said[k + 1] == "be" for k, w in enumerate(said[:-1]))
 
 
 def _done_by(r: Reading, n: int, at: Form, chain: int, subj: tuple[int, int]) -> list[Found]:
@@ -155,12 +188,15 @@ def _done_by(r: Reading, n: int, at: Form, chain: int, subj: tuple[int, int]) ->
               and at.family not in ("arrive", "done", "persist")) \
         or at.family == "agree" or at.word in GERUNDS
     np = theme(r, n, at, subj, active=active)
-    by = agents(r, at, clause)
+    by = agents(r, at, clause) or who_cell(r, clause)
+    if at.family == "done" and not by and (at.at, at.end) == (clause.lo, clause.hi):
+        by = label(r, n)   # "Engineering: done", "finance (done)"
     doers = by or (parties(toks, *subj, r.who) if active else [])
     if np is not None and np.kind == "action":
         # an action noun's party is its owner, else the "by"/"from" phrase of the verb,
-        # else (for "given", "sent", "confirmed") its subject
-        fallback = doers if at.family in ("give", "send", "confirm") else by
+        # else the subject of a verb that gives or performs it ("given", "sent",
+        # "confirmed", "signed off the flange check"), not of one that receives it
+        fallback = by if at.family in ("receive", "have", "arrive", "record") else doers
         return action_noun(r, np, clause.hi, fallback, doers)
     kind = None if np is None else np.kind
     if not_an_owner(r, at, clause, kind, subj, parties=doers, active=active):
@@ -194,18 +230,34 @@ def _ellipsis(r: Reading, n: int) -> list[Found]:
 
 
 def _gapped(r: Reading, clause: Clause, families: list[str]) -> list[Found]:
-    """A list after a colon that leaves its verb out: ``Everything is approved and
-    confirmed: pricing by finance, fit by your plant engineering team``."""
+    """A clause that leaves out the verb before it: a list after a colon (``Everything is
+    approved and confirmed: pricing by finance, fit by your plant engineering team``), or a
+    party after a comma (``engineering signed off on Monday, finance on Tuesday``)."""
     toks = r.toks
-    lo = clause.lo
-    if any(verb_like(t) for t in toks[lo:clause.hi]):
-        return []
+    lo = clause.lo + (toks[clause.lo].word == "and")
+    n = r.index(clause)
+    aside = r.clauses[n + 1] if n + 1 < len(r.clauses) and r.clauses[n + 1].joined == "(" \
+        else None   # "engineering (pending)": the aside says how it stands
+    if any(verb_like(t) or t.word in NEGATIONS or t.word in OPEN_STATUS or t.word in _TO_COME
+           for t in toks[lo:clause.hi if aside is None else aside.hi]):
+        return []   # "..., finance not yet", "..., finance next week"
     np = noun_phrase(toks, lo, clause.hi)
-    if np is None or np.kind is None or np.hi >= clause.hi or toks[np.hi].word != "by":
+    if np is None:
+        return []
+    kind: str | None = np.kind
+    if kind is not None and np.hi < clause.hi and toks[np.hi].word == "by":
+        named = parties(toks, np.hi + 1, clause.hi, r.who)   # "fit by you"
+    elif clause.joined != ":" and any(m.kind == "title" for m in mentions(toks, np.lo, np.hi)):
+        obj = noun_phrase(toks, np.hi, clause.hi)   # "finance (the discount) on Tuesday"
+        rest = np.hi if obj is None else obj.hi
+        if rest < clause.hi and toks[rest].word not in PREPOSITIONS | TIME:
+            return []
+        named, kind = parties(toks, np.lo, np.hi, r.who), None if obj is None else obj.kind
+    else:
         return []
     out: list[Found] = []
-    for party in parties(toks, np.hi + 1, clause.hi, r.who):
-        action = next((a for f in families if (a := resolve(f, np.kind, party))), None)
+    for party in named:
+        action = next((a for f in families if (a := resolve(f, kind, party))), None)
         if action is not None:
             out.append(Found(action, party, lo, clause.hi))
     return out

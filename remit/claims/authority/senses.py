@@ -22,6 +22,7 @@ from remit.claims.authority.lexicon import (
     GENERIC_HEADS,
     IDENTIFIER,
     INDEFINITE,
+    LGTM,
     MODALS,
     MONTHS,
     NP_STOP,
@@ -81,7 +82,7 @@ def not_an_owner(r: Reading, form: Form, clause: Clause, kind: str | None,
         or (kind not in ("commercial", "quote", "fit") and _certifier(r, form, clause)))
     sent_by_us = form.family == "send" and not parties and active
     # "pressure: OK" is a check of ours; "fit ok (engineering)" is engineering's
-    our_check = form.word in OK and not parties
+    our_check = (form.word in OK or form.word in LGTM) and not parties
     # goods are the buyer's to receive: "our warehouse has received your returned actuator"
     received_by_us = form.family == "receive" and kind in ("goods", "product") \
         and any(m.kind == "we" for m in mentions(toks, *subject))
@@ -90,12 +91,13 @@ def not_an_owner(r: Reading, form: Form, clause: Clause, kind: str | None,
 
 def names_a_thing(r: Reading, span: tuple[int, int], *, first: bool = False) -> bool:
     """Whether the head of a subject (or, ``first``, of the object that starts ``span``) is
-    a noun that names something (not a pronoun, a party, ``everything`` or a status): ``the
-    weld procedure``, ``the layout of the PDF``."""
+    a noun that names something (not a pronoun, ``the revised one``, a party, ``everything``
+    or a status): ``the weld procedure``, ``the layout of the PDF``."""
     toks = r.toks
     np = noun_phrase(toks, *span) if first else first_phrase(toks, *span)
-    if np is None or (np.lo > span[0] and toks[np.lo - 1].word in PREPOSITIONS):
-        return False
+    if np is None or (np.lo > span[0] and toks[np.lo - 1].word in PREPOSITIONS) \
+            or (np.hi < len(toks) and toks[np.hi].word in ("one", "ones")):
+        return False   # "the revised one": a pro-form for what was named before
     head = toks[np.head].word
     return (head.isalpha() and head not in GENERIC_HEADS and head not in PRONOUNS
             and all(m.possessor and m.kind != "title" for m in mentions(toks, np.lo, np.hi)))

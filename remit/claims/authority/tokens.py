@@ -1,7 +1,8 @@
 """Words as read: a sentence's tokens, case-folded, contractions expanded, compounds joined,
 emoji and misspellings read as the words they stand for.
 
-``hasn't`` and ``hasnt`` read as ``has not``; ``purchase order`` as ``po``; ``appr0ved`` (a
+``hasn't`` and ``hasnt`` read as ``has not``; ``purchase order`` as ``po``; ``post-approval``
+as ``after approval``; ``rec'd`` as ``received``; ``appr0ved`` (a
 zero for an ``o``) and ``aproved`` as ``approved``; 👍 as ``thumbs-up``. A misspelling is one
 letter dropped or added, two letters swapped or one vowel written for another, never at the
 first or last letter, of a word of the lexicon at least seven letters long, when it stands
@@ -49,16 +50,22 @@ _NOT_STEMS = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
 _BARE_NOTS = words("isnt arent wasnt werent hasnt havent hadnt doesnt dont didnt cant couldnt "
                    "wont wouldnt shouldnt")
 """Negated auxiliaries written without their apostrophe."""
+_SHORTHAND = {"rec'd": "received", "recd": "received", "rcvd": "received",
+              "rcv'd": "received", "appr'd": "approved", "apprvd": "approved",
+              "conf'd": "confirmed", "cnfrmd": "confirmed", "acc'd": "accepted"}
+"""Business shorthand for the completed forms (``PO rec'd``)."""
 _EMOJI = {"\U0001f44d": "thumbs-up"}
 """Emoji read as the word they stand for (👍)."""
 _SKIN_TONES = ("\U0001f3fb", "\U0001f3ff")
 _ZERO_FOR_O = re.compile(r"(?<=[a-z])0(?=[a-z])")
 _COMPOUNDS = {("green", "light"): "green-light", ("thumbs", "up"): "thumbs-up",
               ("sign", "off"): "sign-off", ("go", "ahead"): "go-ahead",
+              ("all", "clear"): "all-clear",
               ("purchase", "order"): "po", ("goods", "receipt"): "receipt",
               ("payment", "release"): "payment"}
-"""Two-word nouns read as one; ``sign off`` and ``go ahead`` only after a determiner."""
-_VERB_LIKE_COMPOUNDS = frozenset({"sign-off", "go-ahead"})
+"""Two-word nouns read as one; ``sign off``, ``go ahead`` and ``all clear`` only after a
+determiner."""
+_VERB_LIKE_COMPOUNDS = frozenset({"sign-off", "go-ahead", "all-clear"})
 _MIN_TYPO = 7
 """Words this long or longer are read through a misspelling (shorter ones too often make
 another word: ``signed``, ``singed``)."""
@@ -113,6 +120,11 @@ def _spelt(word: str) -> str:
     return added.pop() if len(added) == 1 else word
 
 
+def known(word: str) -> bool:
+    """Whether ``word`` (case-folded) is a long word of the lexicon, or misspells one."""
+    return _spelt(word) in _lexicon()[0]
+
+
 def tokens(line: str) -> list[Tok]:
     """The words, marks and punctuation of ``line``, as read (see the module docstring)."""
     out: list[Tok] = []
@@ -122,11 +134,14 @@ def tokens(line: str) -> list[Tok]:
                 or _SKIN_TONES[0] <= text <= _SKIN_TONES[1]:
             continue  # a variation selector, combining mark or skin tone on its own
         word = _EMOJI.get(text, text.casefold())
+        word = _SHORTHAND.get(word, word)
         if "0" in word:
             word = _ZERO_FOR_O.sub("o", word)   # "appr0ved"
         if len(word) >= _MIN_TYPO - 1 and word.isalpha():
             word = _spelt(word)                  # "finanace aproved"
-        out += [Tok(part, text, match.start(), match.end()) for part in _expanded(word)]
+        parts = (("after", word[5:]) if word.startswith("post-") and word[5:] in ACTION_NOUNS
+                 else _expanded(word))   # "post-approval" is "after approval"
+        out += [Tok(part, text, match.start(), match.end()) for part in parts]
     merged: list[Tok] = []
     for tok in out:
         if merged:
