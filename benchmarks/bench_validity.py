@@ -13,10 +13,13 @@ What it measures (tests/harness/corpus/README.md has the labelling rules):
 - **trails** (``trails_*.yaml``: scripted agents played through the real world): per
   detector (abandoned and missing hand-offs, wrong variants final and shown, unsupported
   claims of each kind), precision and recall of the items it flags.
-- **time**: milliseconds per message for reading every claim of a message (median of
-  five passes over the sentence corpus, same process; reading only, no judging).
+- **time**: milliseconds per message for reading every claim of a message with the
+  catalogue's product names (min and median of five passes over the sentence corpus,
+  same process, the reading cache cleared before each pass; reading only, no judging).
 
-Every detector must reach 0.95 on both figures; a line marked ``<`` is below. With
+Every detector must reach 0.95 on both figures on the development files (the test
+suite holds it there); a figure marked ``<`` is below. Held-out figures are measured,
+not held: a ``<`` there is a finding to report, not a failure. With
 ``--quiet`` only the table is printed, otherwise every miss follows, by entry id.
 """
 
@@ -30,7 +33,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from remit.authority import Role
-from remit.claims import read_claims
+from remit.catalogue import shared_catalogue
+from remit.claims import ProductNames, read_claims
 from tests.harness.corpus import sentences, trails
 
 FLOOR = 0.95
@@ -50,6 +54,9 @@ def _sentence_table(title: str, pattern: str, quiet: bool) -> None:
     print(f"{'detector':<10} {'labelled':>8} {'found':>6} {'precision':>10} {'recall':>9}"
           f" | {'unsupp.':>7} {'precision':>10} {'recall':>9}")
     for kind, t in tallies.items():
+        if not t.labelled and not t.found:
+            print(f"{kind:<10} {0:>8} {0:>6} {'-':>10} {'-':>9} | {0:>7} {'-':>10} {'-':>9}")
+            continue
         print(f"{kind:<10} {t.labelled:>8} {t.found:>6} {_mark(t.precision):>10} "
               f"{_mark(t.recall):>9} | {t.unsupported_labelled:>7} "
               f"{_mark(t.unsupported_precision):>10} {_mark(t.unsupported_recall):>9}")
@@ -76,11 +83,13 @@ def _trail_table(quiet: bool) -> None:
 
 def _timing() -> None:
     entries = sentences.load_sentences()
+    names = ProductNames.of(shared_catalogue())
     passes = []
     for _ in range(5):
+        read_claims.cache_clear()  # reading is cached per text: time the reading itself
         start = time.perf_counter()
         for entry in entries:
-            read_claims(entry["text"], Role(entry.get("to", "buyer")))
+            read_claims(entry["text"], Role(entry.get("to", "buyer")), names)
         passes.append((time.perf_counter() - start) / len(entries) * 1000)
     print(f"\nreading one message: min {min(passes):.3f} ms, median "
           f"{statistics.median(passes):.3f} ms ({len(entries)} messages, 5 passes)")
