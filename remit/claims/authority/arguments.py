@@ -2,8 +2,10 @@
 
 What was done comes from what the form is about: its object (active), its subject
 (passive), a noun it names (``receipt of your PO``), the value of its label (``Received:
-finance approval``), or the document ``it`` stands for. Phrases of time or occasion are not
-objects (``accepted on the 9th``, ``agreed on the call that ...``).
+finance approval``), or the document ``it`` stands for; what a party agreed to do is about
+that verb's object (``agreed to keep last year's rates``). Phrases of time or occasion are
+not objects (``accepted on the 9th``, ``agreed on the call that ...``), nor is an action it
+is for (``attached for your engineer's approval``).
 
 The party is the one said to have done it: a ``by``, ``from`` or ``through`` phrase before
 any other verb (or ``with`` after ``agreed``, or ``with`` the party's approval), a bracketed
@@ -38,7 +40,7 @@ from remit.claims.authority.lexicon import (
 from remit.claims.authority.parties import mentions, owners, parties, roles
 from remit.claims.authority.phrases import NP, kind_of, noun_phrase, np_word, phrase_ending
 from remit.claims.authority.sentence import Form, Reading
-from remit.claims.authority.tokens import is_word, verb_like
+from remit.claims.authority.tokens import Tok, is_word, verb_like
 
 _WHEN_PREPOSITIONS = words("on at in during over via by after before")
 _OCCASIONS = words("call calls phone meeting meetings email emails visit day date time portal "
@@ -124,15 +126,18 @@ def clause_subject(r: Reading, n: int) -> tuple[int, int]:
 
 def theme(r: Reading, n: int, form: Form, subj: tuple[int, int], *, active: bool) -> NP | None:
     """What the form is about: its object or the noun after its preposition (active), its
-    subject (passive, or a predicate), the subject's noun (``the discount you OK'd``); a verb
+    subject (passive, or a predicate), the subject's noun (``the discount you OK'd``); an
+    action the subject went through (``the quote went through approval``); a verb
     coordinated with the next shares its object (``signed and returned the quote``); ``it``,
     or no subject at all, the document named last."""
     toks, hi = r.toks, r.clauses[n].hi
     j = _object_start(r, form.end, hi)
     obj, pp = _object(r, n, form, j)
     topic = _subject_phrase(r, subj)
-    order = (obj, pp, topic) if active else (obj, topic, pp) if form.family in _OBJECT_FIRST \
-        else (topic, obj, pp)
+    # "the quote went through approval": the action it went through, about the subject
+    underwent = form.family == "arrive" and obj is not None and obj.kind == "action"
+    order = (obj, pp, topic) if active or underwent \
+        else (obj, topic, pp) if form.family in _OBJECT_FIRST else (topic, obj, pp)
     found = next((np for np in order if np is not None and np.kind is not None), None)
     pronoun = any(t.word in ("it", "this") for t in toks[subj[0]:subj[1]]) or (
         j < hi and toks[j].word == "it") or subj[0] == subj[1]   # "PO? yes, rcvd this am"
@@ -181,8 +186,11 @@ def _object(r: Reading, n: int, form: Form, j: int) -> tuple[NP | None, NP | Non
             and not (toks[j].word == "with" and form.family == "agree"):   # the agent
         pp = noun_phrase(toks, j + 1, hi)
         if pp is not None and toks[j].word == "to" and pp.lo == pp.head and pp.kind is None \
-                and pp.hi < hi and toks[pp.hi].word in DETERMINERS:
-            pp = noun_phrase(toks, pp.hi, hi)   # "agreed to hold the price": the verb's object
+                and pp.hi < hi and (toks[pp.hi].word in DETERMINERS or _dated(toks, pp.hi, hi)):
+            # "agreed to hold the price", "agreed to keep last year's rates": the verb's object
+            pp = noun_phrase(toks, pp.hi + (toks[pp.hi].word in TIME), hi)
+        if pp is not None and toks[j].word == "for" and pp.kind == "action":
+            pp = None   # "attached for your engineer's approval": what it is for, not done
     if obj is None and pp is None and j == hi and n + 1 < len(r.clauses):
         following = r.clauses[n + 1]
         if following.joined in ("and", "or") and following.lo + 1 < following.hi \
@@ -196,6 +204,11 @@ def _object(r: Reading, n: int, form: Form, j: int) -> tuple[NP | None, NP | Non
         # "confirmed the price is correct" states a fact; "confirmed the 6% is fine" agrees
         obj = NP(obj.lo, obj.head, obj.hi, "other")
     return obj, pp
+
+
+def _dated(toks: list[Tok], i: int, hi: int) -> bool:
+    """Whether a phrase dated by a time opens at ``i`` (``last quarter's pricing``)."""
+    return toks[i].word in TIME and i + 2 < hi and toks[i + 2].word == "'s"
 
 
 def _subject_phrase(r: Reading, subj: tuple[int, int]) -> NP | None:

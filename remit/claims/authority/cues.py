@@ -4,10 +4,10 @@ form, and a few govern the whole sentence.
 - a negation (``not``, ``never``, ``no``, ``nobody``, ``without``, ``hasnt``); a condition
   (``if``, ``unless``, ``pending``, ``as long as``, ``subject to``, ``had finance approved,
   ...``, ``I wish finance had``); a time to come (``once``, ``when``, ``until``, ``before``,
-  ``after`` with a present or perfect, or with no verb of their own: ``once accepted``;
-  ``tomorrow``, ``next week``); a hedge (``likely``, ``it's possible``, ``almost``, ``in
-  theory``, ``I think``); a request (``let's``, ``make sure``); another deal (``for another
-  customer``);
+  ``after``, ``as soon as``, ``the moment`` with a present or perfect, or with no verb of
+  their own: ``once accepted``; ``tomorrow``, ``next week``); a hedge (``likely``, ``it's
+  possible``, ``almost``, ``in theory``, ``I think``); a request (``let's``, ``make sure``);
+  another deal (``for another customer``);
 - a modal or ``to`` whose verb governs the form (``will be approved``, ``I'll log it as
   accepted``, ``will be deemed accepted``, ``to have the fit confirmed``), unless a finite
   verb or a subject of its own comes between; a verb of wanting whose object it describes
@@ -62,6 +62,10 @@ _TEMPORAL = words("once when whenever until till before after")
 """Time clauses: with a present or perfect (``once finance has approved``, ``after the receipt
 has been recorded``) or no verb of their own (``once accepted``) they speak of a time to come;
 with a past, of what was."""
+_TEMPORAL_PHRASES = (("as", "soon", "as"), ("the", "moment"), ("the", "minute"),
+                     ("the", "instant"), ("the", "day"), ("by", "the", "time"))
+"""Phrases that open a time clause as ``when`` does: ``I'll let you know the moment the
+payment is released``."""
 _PERIODS = words("week weeks month year time monday tuesday wednesday thursday friday saturday "
                  "sunday")
 _OTHER = words("another different other similar")
@@ -109,8 +113,8 @@ def _cued(before: list[str], aux: list[str], word: str, after: list[str]) -> boo
         or (first.endswith("s") and THEMES.get(first) is not None)) \
         and any(w in ("is", "are") for w in aux)
     later = "tomorrow" in before or any(has_phrase(before, ("next", w)) for w in _PERIODS)
-    temporal = [w for w in before if w in _TEMPORAL] or (
-        ["as"] if has_phrase(before, ("as", "soon", "as")) else [])
+    temporal = [w for w in before if w in _TEMPORAL] or [
+        p[-1] for p in _TEMPORAL_PHRASES if has_phrase(before, p)]
     # "once accepted", "until approved"; "after approval" speaks of what was
     to_come = bool(temporal) and (any(w in _PRESENT for w in [*aux, word])
                                   or before[-1] in _TEMPORAL - {"after"} or before[-1] == "as")

@@ -173,7 +173,7 @@ def _arrived(r: Reading, i: int, hi: int) -> Form | None:
     """``is here``, ``is through``, ``showing in our system``, ``hit our inbox``."""
     toks = r.toks
     w = toks[i].word
-    prev = toks[i - 1].word if i > 0 else ""
+    prev = _before(r, i)
     nxt = toks[i + 1].word if i + 1 < hi else ""
     if (w in _LOCATED and nxt in ("in", "on") and _records(r, i + 2, hi)) \
             or (w == "hit" and _records(r, i + 1, hi)):
@@ -189,7 +189,7 @@ def _agreed(r: Reading, i: int, clause: Clause) -> Form | None:
     go-ahead``."""
     toks, hi = r.toks, clause.hi
     w = toks[i].word
-    prev = toks[i - 1].word if i > 0 else ""
+    prev = _before(r, i)
     nxt = toks[i + 1].word if i + 1 < hi else ""
     if prev in BE and w in _AGREEING and (nxt in ("with", "that") or _consent(r, i + 1, hi)):
         # "finance is happy with the 12%", "happy to proceed", "satisfied it fits"
@@ -208,7 +208,7 @@ def _in_hand(r: Reading, i: int, hi: int) -> Form | None:
     """``in hand``, ``on file``, ``in place``, ``is in``, ``in receipt of``, ``on board``."""
     toks = r.toks
     w = toks[i].word
-    prev = toks[i - 1].word if i > 0 else ""
+    prev = _before(r, i)
     nxt = toks[i + 1].word if i + 1 < hi else ""
     if w == "in" and nxt == "receipt" and i + 2 < hi and toks[i + 2].word == "of":
         return Form("receive", i, i + 3, "received")   # "we are in receipt of your PO"
@@ -220,6 +220,15 @@ def _in_hand(r: Reading, i: int, hi: int) -> Form | None:
     if w == "on" and prev in BE and nxt == "board":
         return Form("agree", i, i + 2, w)    # "finance is on board with the 12%"
     return None
+
+
+def _before(r: Reading, i: int) -> str:
+    """The word before ``i`` past any adverbs: the verb of a predicate (``the PO is already
+    in``, ``finance is now happy with``)."""
+    k = i - 1
+    while k > 0 and r.toks[k].word in ADVERBS:
+        k -= 1
+    return r.toks[k].word if k >= 0 else ""
 
 
 def _consent(r: Reading, i: int, hi: int) -> bool:
@@ -245,10 +254,11 @@ def _records(r: Reading, i: int, hi: int) -> bool:
 
 def thanker(r: Reading, lo: int, i: int) -> tuple[int, int] | None:
     """Where the words between a thanks before ``i`` and its ``for`` (or gerund) stand
-    (``thanks for``, ``grateful to finance for``, ``I appreciate you``), if there is one."""
+    (``thanks for``, ``grateful to finance for``, ``I appreciate you``), if there is one;
+    thanks in advance asks for what it thanks for."""
     thanks = next((k for k in range(lo, i) if r.toks[k].word in THANKS), None)
-    if thanks is None:
-        return None
+    if thanks is None or any(t.word == "advance" for t in r.toks[thanks:i]):
+        return None   # "thanks in advance for approving": a request
     at = next((k for k in range(thanks, i) if r.toks[k].word == "for"), None)
     if at is None and not r.toks[thanks].word.startswith("appreciate"):
         return None

@@ -91,7 +91,7 @@ TITLE_PAIRS: dict[tuple[str, str], Role] = {
                     Role.FINANCE),
     **dict.fromkeys([("technical", w) for w in ("owner", "authority", "team", "lead", "manager",
                                                 "department")]
-                    + [("tech", "owner"), ("design", "authority"), ("process", "safety")]
+                    + [("design", "authority"), ("process", "safety")]
                     + [(a, b) for a in ("maintenance", "plant", "process", "piping", "instrument",
                                         "mechanical", "reliability")
                        for b in ("lead", "manager", "team")]
@@ -109,6 +109,8 @@ OBJECTS = words("me you us him her them")
 ORG = words("team side site company organisation organization people colleague colleagues "
             "plant end warehouse business firm office department")
 """Nouns that, after ``your`` or ``our``, name the party itself (``your team``)."""
+GROUPS = words("owners approvers signatories stakeholders sides parties")
+"""Nouns for the owners together, naming none of them (``both owners have signed off``)."""
 COORDINATORS = words("and & or nor , plus")
 
 # -- what an action is about --------------------------------------------------------------------
@@ -138,8 +140,10 @@ THEMES: dict[str, str] = {
                     "goods"),
     **dict.fromkeys(words("payment payments funds money remittance"), "payment"),
     **dict.fromkeys(words("invoice invoices inv"), "invoice"),
+    **dict.fromkeys(words("budget budgets capex opex funding"), "budget"),
 }
-"""The head nouns of what an action may be about, by kind."""
+"""The head nouns of what an action may be about, by kind (a budget is the buyer's own
+matter: no owner action on the quote approves it)."""
 ACTION_NOUNS: dict[str, str] = {
     **dict.fromkeys(words("approval approvals sign-off sign-offs signoff go-ahead green-light "
                           "greenlight blessing nod thumbs-up all-clear authorisation authorization "
@@ -161,9 +165,12 @@ form``)."""
 FIT_WORDS = words("fits matches suits suitable compatible interchangeable drop-in replace "
                   "replaces acceptable adequate sufficient")
 """Words that, after ``confirmed``, say a product's fit is what was confirmed."""
+UNITS = words("bar barg bara psi psig kpa mpa degc degf")
+"""Units of the site's conditions: a number in them makes a phrase a fact (``the 12 bar
+figure``)."""
 QUOTE_CODE = re.compile(r"q-\d+|v\d+")
-PRODUCT_CODE = re.compile(r"[a-z]{2,3}-\d{3,6}")
-IDENTIFIER = re.compile(r"[\d#.,/-]+|[a-z]{2,4}-\d{2,8}")
+PRODUCT_CODE = re.compile(r"[a-z]{2,3}-\d{3,6}(?:-\d{1,6})*")
+IDENTIFIER = re.compile(r"[\d#.,/-]+|[a-z]{2,4}(?:-\d{2,8})+")
 
 # -- the forms of the action words --------------------------------------------------------------
 
@@ -189,7 +196,8 @@ PARTICIPLES: dict[str, str] = {
 }
 """Completed forms of the verbs of owner actions, by family."""
 GERUNDS: dict[str, str] = {
-    **dict.fromkeys(words("approving okaying clearing authorising authorizing"), "approve"),
+    **dict.fromkeys(words("approving okaying ok'ing oking ok-ing clearing authorising "
+                          "authorizing green-lighting greenlighting sanctioning"), "approve"),
     "signing": "sign", "agreeing": "agree", "accepting": "accept", "countersigning": "accept",
     **dict.fromkeys(words("confirming verifying validating"), "confirm"),
     **dict.fromkeys(words("sending placing submitting"), "send"),

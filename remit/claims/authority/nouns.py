@@ -9,7 +9,7 @@ performative (``we confirm receipt of your order``) or a fronted ``with``/``foll
 whose clause is not about the future (``following your acceptance, I've reserved the
 stock``). The noun's action comes from its modifiers or its ``on``/``for`` phrase, its party
 from a ``from``/``by`` phrase, its possessor (``finance's``, ``your``, ``their``), an aside
-naming a party, or what governs it.
+naming a party, a modifier that says whose it is (``tech sign-off``), or what governs it.
 """
 
 from __future__ import annotations
@@ -40,6 +40,8 @@ _FRONTED = words("with following after since given per")
 """Prepositions that, fronted, presuppose their noun's action: ``following finance approval``."""
 _OPEN = NEGATIONS | OPEN_STATUS | MODALS | words("by due expected eta tbc tbd ? to")
 """Words in a label's value that say the action is still to come."""
+_OWNED = {"technical": Role.TECHNICAL_OWNER}
+"""Modifiers that say whose an action noun is: a ``tech sign-off`` is the technical owner's."""
 _FUTURE = words("will would could might may shall should can 'd please")
 
 
@@ -65,6 +67,7 @@ def action_noun(r: Reading, np: NP, hi: int, fallback: list[Role],
         j = inner.hi
     if not named:
         named = owners(r.toks, np.lo, np.head, r.who, verb_parties) or aside(r, np.hi) \
+            or [_OWNED[t.word] for t in toks[np.lo:np.head] if t.word in _OWNED][:1] \
             or fallback
     if toks[np.head].word in _PLURAL_ACTIONS and kind is None and not named:
         return []   # "both sign-offs are in": no one action

@@ -3,7 +3,8 @@ what an action is about.
 
 A head's kind comes from the lexicon (``discount`` is commercial, ``substitution`` a fit,
 ``PO`` a purchase order, ``approval`` an action noun), from a code (``Q-1`` is a quote,
-``BV-00008`` a product, ``INV-7741`` an invoice, ``12%`` commercial) or from the phrase
+``BV-00008`` a product, ``INV-7741`` an invoice, ``12%`` commercial; a number in a unit of
+the site's conditions makes a fact of a figure: ``the 12 bar figure``) or from the phrase
 after it that names it: ``receipt of your PO`` is the PO's arrival, ``receipt of the goods``
 the goods receipt, ``receipt of your RFQ`` neither; ``the change to the payment terms`` is
 about the terms. An identifier, a status word or the paper it is written on after a noun
@@ -27,11 +28,15 @@ from remit.claims.authority.lexicon import (
     PRODUCT_CODE,
     QUOTE_CODE,
     THEMES,
+    UNITS,
     VERB_BASES,
     words,
 )
 from remit.claims.authority.tokens import Tok, is_word, past
 
+_FIGURES = words("figure figures number numbers value values")
+"""Nouns of a quantity, whatever it measures: a price's, or a site condition's (``the 12 bar
+figure``; not ``the 12 bar option price``)."""
 _CHANGES = words("change changes update amendment increase reduction extension")
 
 
@@ -75,7 +80,8 @@ def noun_phrase(toks: list[Tok], i: int, hi: int) -> NP | None:
         if i > first and past(toks[i]) and not (i + 1 < hi and np_word(toks, i + 1, hi)
                                                 and toks[i + 1].word not in DETERMINERS):
             break   # "the valve passed the test": a verb, not a modifier like "revised"
-        if i > first and (toks[i].word in OK or not toks[i].text[:1].isalnum()) \
+        if i > first and (toks[i].word in OK or not (toks[i].text[:1].isalnum()
+                                                     or toks[i].word in UNITS)) \
                 and toks[i - 1].word != "'s":
             break   # "the discount ok", "Q-1 👍": a predicate or a mark, not "finance's OK"
         i += 1
@@ -90,8 +96,17 @@ def noun_phrase(toks: list[Tok], i: int, hi: int) -> NP | None:
         # a paper that asks for an action): the noun before names it
         head -= 1
     kind = kind_of(toks[head].word)
+    if (kind is None or toks[head].word in _FIGURES) and measured(toks, first, head + 1):
+        kind = "fact"   # "the 12 bar figure": a condition of the site, not a price
     named = _named_by(toks, i, hi, kind, toks[head].word)
     return NP(lo, head, i, kind) if named is None else NP(lo, head, named.hi, named.kind)
+
+
+def measured(toks: list[Tok], lo: int, hi: int) -> bool:
+    """Whether ``toks[lo:hi]`` state a number in a unit of the site's conditions (``12 bar``,
+    ``150 °C``)."""
+    return any(toks[k].word[:1].isdigit() and toks[k + 1].word in UNITS
+               for k in range(lo, hi - 1))
 
 
 def _named_by(toks: list[Tok], i: int, hi: int, kind: str | None, head: str) -> NP | None:

@@ -5,9 +5,10 @@ the clauses that leave their verb out.
 A clause that ends at its auxiliary leaves out the last form's verb phrase and claims it for
 its own subject (``engineering hasn't signed off, but finance has``); a list after a colon
 leaves out the verb before it (``everything is approved: pricing by finance, fit by your
-plant engineer``), and so does a party after a comma (``engineering signed off on Monday,
-finance on Tuesday``). A message claims each action and party once, and an action claimed of
-nobody is the same claim as that action claimed of a party in the same message.
+plant engineer``, ``both owners have signed off: finance on price, engineering on fit``), and
+so does a party after a comma (``engineering signed off on Monday, finance on Tuesday``). A
+message claims each action and party once, and an action claimed of nobody is the same
+claim as that action claimed of a party in the same message.
 """
 
 from __future__ import annotations
@@ -231,8 +232,9 @@ def _ellipsis(r: Reading, n: int) -> list[Found]:
 
 def _gapped(r: Reading, clause: Clause, families: list[str]) -> list[Found]:
     """A clause that leaves out the verb before it: a list after a colon (``Everything is
-    approved and confirmed: pricing by finance, fit by your plant engineering team``), or a
-    party after a comma (``engineering signed off on Monday, finance on Tuesday``)."""
+    approved and confirmed: pricing by finance, fit by your plant engineering team``,
+    ``signed off: finance on price, engineering on fit``), or a party after a comma
+    (``engineering signed off on Monday, finance on Tuesday``)."""
     toks = r.toks
     lo = clause.lo + (toks[clause.lo].word == "and")
     n = r.index(clause)
@@ -247,7 +249,7 @@ def _gapped(r: Reading, clause: Clause, families: list[str]) -> list[Found]:
     kind: str | None = np.kind
     if kind is not None and np.hi < clause.hi and toks[np.hi].word == "by":
         named = parties(toks, np.hi + 1, clause.hi, r.who)   # "fit by you"
-    elif clause.joined != ":" and any(m.kind == "title" for m in mentions(toks, np.lo, np.hi)):
+    elif any(m.kind == "title" for m in mentions(toks, np.lo, np.hi)):
         obj = noun_phrase(toks, np.hi, clause.hi)   # "finance (the discount) on Tuesday"
         rest = np.hi if obj is None else obj.hi
         if rest < clause.hi and toks[rest].word not in PREPOSITIONS | TIME:

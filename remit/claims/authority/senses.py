@@ -20,6 +20,7 @@ from remit.claims.authority.lexicon import (
     CERTIFIERS,
     DETERMINERS,
     GENERIC_HEADS,
+    GROUPS,
     IDENTIFIER,
     INDEFINITE,
     LGTM,
@@ -91,8 +92,9 @@ def not_an_owner(r: Reading, form: Form, clause: Clause, kind: str | None,
 
 def names_a_thing(r: Reading, span: tuple[int, int], *, first: bool = False) -> bool:
     """Whether the head of a subject (or, ``first``, of the object that starts ``span``) is
-    a noun that names something (not a pronoun, ``the revised one``, a party, ``everything``
-    or a status): ``the weld procedure``, ``the layout of the PDF``."""
+    a noun that names something (not a pronoun, ``the revised one``, a party, the owners
+    together, ``everything`` or a status): ``the weld procedure``, ``the layout of the
+    PDF``."""
     toks = r.toks
     np = noun_phrase(toks, *span) if first else first_phrase(toks, *span)
     if np is None or (np.lo > span[0] and toks[np.lo - 1].word in PREPOSITIONS) \
@@ -100,6 +102,7 @@ def names_a_thing(r: Reading, span: tuple[int, int], *, first: bool = False) -> 
         return False   # "the revised one": a pro-form for what was named before
     head = toks[np.head].word
     return (head.isalpha() and head not in GENERIC_HEADS and head not in PRONOUNS
+            and head not in GROUPS
             and all(m.possessor and m.kind != "title" for m in mentions(toks, np.lo, np.hi)))
 
 

@@ -2,7 +2,8 @@
 emoji and misspellings read as the words they stand for.
 
 ``hasn't`` and ``hasnt`` read as ``has not``; ``purchase order`` as ``po``; ``post-approval``
-as ``after approval``; ``rec'd`` as ``received``; ``appr0ved`` (a
+as ``after approval``; ``rec'd`` as ``received``; ``tech`` as ``technical``; ``°C`` as
+``degc``; ``appr0ved`` (a
 zero for an ``o``) and ``aproved`` as ``approved``; 👍 as ``thumbs-up``. A misspelling is one
 letter dropped or added, two letters swapped or one vowel written for another, never at the
 first or last letter, of a word of the lexicon at least seven letters long, when it stands
@@ -44,7 +45,7 @@ class Tok(NamedTuple):
 
 
 _TOKEN = re.compile(r"\[[ xX]\]|\d+(?:[.,]\d+)*\s?%|[^\W_]+(?:[-'.][^\W_]+|,\d{3}(?!\d))*"
-                    r"|[^\w\s]")
+                    r"|°\s?[cCfF]\b|[^\w\s]")
 _CONTRACTIONS = {"'s": "'s", "'ve": "have", "'ll": "will", "'re": "are", "'m": "am", "'d": "'d"}
 _NOT_STEMS = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
 _BARE_NOTS = words("isnt arent wasnt werent hasnt havent hadnt doesnt dont didnt cant couldnt "
@@ -52,8 +53,12 @@ _BARE_NOTS = words("isnt arent wasnt werent hasnt havent hadnt doesnt dont didnt
 """Negated auxiliaries written without their apostrophe."""
 _SHORTHAND = {"rec'd": "received", "recd": "received", "rcvd": "received",
               "rcv'd": "received", "appr'd": "approved", "apprvd": "approved",
-              "conf'd": "confirmed", "cnfrmd": "confirmed", "acc'd": "accepted"}
-"""Business shorthand for the completed forms (``PO rec'd``)."""
+              "conf'd": "confirmed", "cnfrmd": "confirmed", "acc'd": "accepted",
+              "tech": "technical"}
+"""Business shorthand for the completed forms and the words around them (``PO rec'd``,
+``tech sign-off``)."""
+_DEGREES = re.compile(r"°\s?([cf])")
+"""A temperature unit, read as one word (``150 °C`` is ``150 degc``)."""
 _EMOJI = {"\U0001f44d": "thumbs-up"}
 """Emoji read as the word they stand for (👍)."""
 _SKIN_TONES = ("\U0001f3fb", "\U0001f3ff")
@@ -133,7 +138,7 @@ def tokens(line: str) -> list[Tok]:
         if unicodedata.category(text[0]).startswith("M") \
                 or _SKIN_TONES[0] <= text <= _SKIN_TONES[1]:
             continue  # a variation selector, combining mark or skin tone on its own
-        word = _EMOJI.get(text, text.casefold())
+        word = _EMOJI.get(text, _DEGREES.sub(r"deg\1", text.casefold()))
         word = _SHORTHAND.get(word, word)
         if "0" in word:
             word = _ZERO_FOR_O.sub("o", word)   # "appr0ved"
