@@ -170,7 +170,7 @@ def requirement_amount(sentence: str, amount: Amount, anchors: tuple[int, ...] =
     after = sentence[amount.end:amount.end + 24]
     if CONDITION.search(sentence[clause_start(sentence, amount.start):amount.start]):
         return True
-    if _SERVICE.search(sentence[max(0, amount.start - 60):amount.start]):
+    if SITE_CONDITIONS.search(sentence[max(0, amount.start - 60):amount.start]):
         return True  # "the glycol loop (110 °C, 9 bar)", "a line at 160 °C"
     limit = LIMIT.search(before) is not None
     if REQUIREMENT_WORDS.search(before):
@@ -182,14 +182,22 @@ def requirement_amount(sentence: str, amount: Amount, anchors: tuple[int, ...] =
     return REQUIREMENT_AFTER.match(after) is not None
 
 
-_SERVICE = re.compile(
-    r"\b(?:loop|line|circuit|service|duty|system|application|header|bypass|process)\s*"
-    r"\([^)]*$|\b(?:line|loop|circuit|service|system|medium|fluid|water|steam|oil|runs?"
-    r"|running|operates|operating)\s+at\s*$|\b(?:for\s+you|every\s+box|all\s+(?:the\s+)?boxes"
-    r"|your\s+(?:conditions|requirements|spec|duty))\s*:[^.;]*$", re.IGNORECASE)
-"""A service and its conditions: the figures are the site's."""
-_FOR_SITE = re.compile(r"\b(?:ok|okay|fine|good|suitable|right|safe)\s+for\s+(?:[\w\u00b0]+\s*"
-                       r"[/,]\s*){0,3}$", re.IGNORECASE)
+SITE_CONDITIONS = re.compile(
+    r"\b(?:your|ur|the\s+site's|the|for\s+an?)\s+(?:[\w-]+\s+){0,2}(?:line|site|service"
+    r"|application|conditions|requirements|needs|duty|datasheet|spec|loop|circuit|system"
+    r"|header|bypass|process)\s*\([^)]*$"
+    r"|\b(?:line|loop|circuit|service|system|medium|fluid|water|steam|oil|runs?|running"
+    r"|operates|operating)\s+at\s*$"
+    r"|\b(?:for\s+you|every\s+box|all\s+(?:the\s+)?boxes|your\s+(?:conditions|requirements"
+    r"|spec|duty))\s*:[^.;]*$"
+    r"|\byour\s+(?:[^.;:()]{0,15},\s*){1,5}(?:[^.;:()]{0,15}\s+and\s+)?$",
+    re.IGNORECASE)
+"""Text that ends in a list of the site's conditions, so the figure or code after it is
+the site's: ``your line (8 bar, 140 °C, NPT``, ``the glycol loop (110 °C``, ``a line at``,
+``ticks every box for you: 16 bar, EN 1092-1``, ``your 16 bar, 150 °C and``."""
+FOR_SITE = re.compile(r"\b(?:ok|okay|fine|good|suitable|right|safe)\s+for\s+(?:[\w\u00b0]+\s*"
+                      r"[/,]\s*){0,3}$", re.IGNORECASE)
+"""``ok for 10bar / 120C / npt``: a code after a fit word is the site's requirement."""
 _SITE_CODE_BEFORE = re.compile(
     r"\b(?:your|the\s+site's|site|existing|current|installed|present|our\s+customer's"
     r"|their)\b(?:\s+\w+){0,2}?[\s(]*$"
@@ -210,7 +218,7 @@ def requirement_code(sentence: str, start: int, end: int, anchors: tuple[int, ..
     window = max([0, start - 40, *(a for a in anchors if a <= start)])
     if _SITE_CODE_BEFORE.search(sentence[window:start]):
         return True
-    if _FOR_SITE.search(sentence[window:start]):
+    if FOR_SITE.search(sentence[window:start]):
         return True  # "ok for 10bar / 120C / npt": the site's piping
     return _SITE_CODE_AFTER.match(sentence[end:end + 40]) is not None
 

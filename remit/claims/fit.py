@@ -43,7 +43,7 @@ from typing import NamedTuple
 
 from remit.catalogue import Family, Quantity, RuleId
 from remit.claims.amounts import amounts
-from remit.claims.cues import product_anchors, requirement_amount
+from remit.claims.cues import FOR_SITE, SITE_CONDITIONS, product_anchors, requirement_amount
 from remit.claims.mentions import Focus, Mention, family_of
 from remit.claims.text import sentences
 from remit.claims.vocabulary import codes_in, keywords_in
@@ -141,14 +141,6 @@ _MEDIUM = re.compile(
     r"|\b(?:your|ur)\s+(?P<named>(?:hot\s+|cold\s+|cooling\s+|potable\s+)?(?:water|oil|steam"
     r"|condensate|glycol))(?:\s+(?:circuit|line|system|service))?\b(?!\s+(?:temp|pressure))",
     re.IGNORECASE)
-_SITE_LIST = re.compile(
-    r"\b(?:your|ur|the\s+site's|the|for\s+an?)\s+(?:[\w-]+\s+)?(?:line|site|service"
-    r"|application|conditions|duty|datasheet|spec|loop|circuit|system)\s*\([^)]*$"
-    r"|\b(?:for\s+you|every\s+box|all\s+(?:the\s+)?boxes|your\s+(?:conditions|requirements"
-    r"|spec|duty))\s*:[^.;]*$|\byour\s+(?:\w+\s+){0,2}(?:requirements|needs|conditions)\s*"
-    r"\([^)]*$|\byour\s+(?:[^.;:()]{0,15},\s*){1,5}(?:[^.;:()]{0,15}\s+and\s+)?$",
-    re.IGNORECASE)
-"""``your line (8 bar, 140 °C, NPT, sea water)``: the codes listed are the site's."""
 
 
 _THE_CONDITION = re.compile(
@@ -170,10 +162,6 @@ def _condition(sentence: str, kind: str) -> int | None:
                 re.IGNORECASE):  # "rated for 16 psi working pressure": the product's
             return match.start("kind")
     return None
-_CAPABILITY_CODE = re.compile(
-    r"\b(?:ok|okay|fine|good|suitable|right)\s+for\s+(?:[\w\u00b0]+\s*/\s*){0,3}$",
-    re.IGNORECASE)
-"""``ok for 10bar / 120C / npt``: a code after a fit word is the site's requirement."""
 _PIPING = re.compile(
     r"\b(?:piping|pipework|pipe\s*work|pipes?|pipeline|lines?|fittings?|system|threads?|ports?"
     r"|connections?|existing|site|plant|installation|flanges?|like\s+yours|of\s+yours)\b",
@@ -295,8 +283,8 @@ def _requirements(sentence: str, mentions: tuple[Mention, ...]) -> list[_Require
                           re.IGNORECASE)))
         or re.search(r"\b(?:piping|pipework|line|lines|connections?|your\s+site|site)\s*[:=]?\s*$",
                      sentence[max(0, c.start - 20):c.start], re.IGNORECASE)
-        or _CAPABILITY_CODE.search(sentence[max(0, c.start - 30):c.start])
-        or _SITE_LIST.search(sentence[:c.start]))]
+        or FOR_SITE.search(sentence[max(0, c.start - 30):c.start])
+        or SITE_CONDITIONS.search(sentence[:c.start]))]
     if ends:
         found.append(_Requirement(ends[0].start, "C5", ends[0].code))
     elif match := _SITE_PIPING.search(sentence):

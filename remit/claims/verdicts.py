@@ -32,18 +32,29 @@ from typing import NamedTuple
 
 from remit.authority import Action, Role
 from remit.catalogue import (
-    CHLORIDE_SAFE_GASKETS,
-    TORQUE_SAFETY_FACTOR,
     AttributeStatus,
-    BodyMaterial,
     Catalogue,
+    CertificateGrade,
     EndConnection,
     Family,
     GovernedAttribute,
+    InstallationFacts,
     MeasureUnit,
+    OperatingFacts,
     RuleId,
+    RuleResult,
     SiteTruths,
+    Unit,
     Variant,
+    WrongFamilyError,
+    c1_flange_match,
+    c1_mounting_flange,
+    c2_torque_margin,
+    c3_pressure_rating,
+    c4_seat_temperature,
+    c5_end_connection,
+    c6_chlorides,
+    c7_certificate,
     measure_unit,
     quantity_of,
 )
@@ -159,8 +170,48 @@ def _decimals(number: float) -> int:
 
 
 # -- fit claims ------------------------------------------------------------------------------
+#
+# A fit claim is judged by the catalogue's own rules (remit.catalogue.fit), on the site's
+# facts with the requirement the text states put in place of the site's one. A fact no
+# claim states and no site gives is taken from _UNSTATED; the rule judged never reads it.
 
-_GRADE = {"2.1": 1, "3.1": 2}
+_UNSTATED_OPERATING = OperatingFacts(design_pressure=1.0, pressure_unit="bar",
+                                     medium_temperature=20.0, temperature_unit="C",
+                                     chlorides=False, medium="not stated")
+_UNSTATED_INSTALLATION = InstallationFacts(piping_standard=EndConnection.NPT)
+_CHLORIDE_WORDS = re.compile(r"chlorid|sea\s?water|salt|brine|brackish|saline|marine|offshore"
+                             r"|chlorinated", re.IGNORECASE)
+
+
+class _Claim(NamedTuple):
+    catalogue: Catalogue
+    variant: Variant
+    other: Variant | None
+    requirement: float | str | None
+    unit: str | None
+    truths: SiteTruths | None
+    certificate: str | None
+
+    def operating(self, **stated: object) -> OperatingFacts:
+        base = self.truths.operating if self.truths is not None else _UNSTATED_OPERATING
+        return base.model_copy(update=stated)
+
+    def installation(self, **stated: object) -> InstallationFacts:
+        base = self.truths.installation if self.truths is not None else _UNSTATED_INSTALLATION
+        return base.model_copy(update=stated)
+
+    def stated_amount(self, site: float | None) -> float | str | None:
+        """The stated number in the catalogue's canonical unit, else the site's; a unit
+        that cannot be read is the reason."""
+        if not isinstance(self.requirement, float):
+            return site
+        measure = _measure(self.unit) if self.unit is not None else None
+        if isinstance(measure, str):
+            return measure
+        return self.requirement if measure is None else measure.to_canonical(self.requirement)
+
+    def stated_code(self) -> str | None:
+        return self.requirement if isinstance(self.requirement, str) else None
 
 
 def _needs(variant: Variant, *names: str) -> str | None:
@@ -178,14 +229,14 @@ def _rests_on(catalogue: Catalogue, variant: Variant, *names: str) -> str | None
     return None
 
 
-def _required_value(requirement: float | str | None, unit: str | None,
-                    site: float | None) -> float | str | None:
-    if isinstance(requirement, float):
-        measure = _measure(unit) if unit is not None else None
-        if isinstance(measure, str):
-            return measure
-        return requirement if measure is None else measure.to_canonical(requirement)
-    return site
+def _judged(claim: _Claim, result: RuleResult, *rests: tuple[Variant, str]) -> str | None:
+    """The rule's reason when it fails, else the draft record it rests on, if any."""
+    if not result.passed:
+        return result.reason
+    for variant, name in rests:
+        if (problem := _rests_on(claim.catalogue, variant, name)) is not None:
+            return problem
+    return None
 
 
 def fit_verdict(catalogue: Catalogue, sku: str, rule: RuleId,
@@ -193,6 +244,9 @@ def fit_verdict(catalogue: Catalogue, sku: str, rule: RuleId,
                 with_sku: str | None = None, truths: SiteTruths | None = None,
                 certificate: str | None = None) -> str | None:
     """Why the claim "``sku`` passes ``rule`` (at ``requirement``)" does not hold, or ``None``.
+
+    The catalogue's fit rule decides, on the site's facts with the stated requirement in
+    place of the site's; a pass resting on a draft record does not hold either.
 
     Args:
         catalogue: the governed records.
@@ -207,151 +261,127 @@ def fit_verdict(catalogue: Catalogue, sku: str, rule: RuleId,
     for code in (sku, with_sku):
         if code is not None and code not in catalogue:
             return f"no SKU {code!r} in the catalogue"
-    variant = catalogue.variant(sku)
-    other = catalogue.variant(with_sku) if with_sku is not None else None
     checker = _RULES.get(rule)
     if checker is None:
         return f"{rule} is not a fit rule a text can claim"
-    return checker(catalogue, variant, other, requirement, unit, truths, certificate)
+    other = catalogue.variant(with_sku) if with_sku is not None else None
+    claim = _Claim(catalogue, catalogue.variant(sku), other, requirement, unit, truths,
+                   certificate)
+    try:
+        return checker(claim)
+    except WrongFamilyError as error:
+        return str(error)
 
 
-def _c3(catalogue: Catalogue, variant: Variant, _other: Variant | None,
-        requirement: float | str | None, unit: str | None, truths: SiteTruths | None,
-        _certificate: str | None) -> str | None:
+def _c3(claim: _Claim) -> str | None:
+    variant = claim.variant
     if (problem := _needs(variant, "pn")) is not None:
         return problem
-    site = truths.operating.design_pressure_bar if truths is not None else None
-    needed = _required_value(requirement, unit, site)
+    site = claim.truths.operating.design_pressure_bar if claim.truths is not None else None
+    needed = claim.stated_amount(site)
     if not isinstance(needed, float):
         return needed if isinstance(needed, str) else "the design pressure is not known"
-    pn = variant.number("pn")
-    if pn + 1e-9 < needed:
-        return f"C3 fails: PN {pn:g} bar of {variant.sku} is below {needed:.1f} bar"
-    return _rests_on(catalogue, variant, "pn")
+    operating = claim.operating(design_pressure=needed, pressure_unit=Unit.BAR)
+    return _judged(claim, c3_pressure_rating(variant, operating), (variant, "pn"))
 
 
-def _c4(catalogue: Catalogue, variant: Variant, _other: Variant | None,
-        requirement: float | str | None, unit: str | None, truths: SiteTruths | None,
-        _certificate: str | None) -> str | None:
+def _c4(claim: _Claim) -> str | None:
+    variant = claim.variant
     if (problem := _needs(variant, "seat_max_temp")) is not None:
         return problem
-    site = truths.operating.medium_temperature_c if truths is not None else None
-    needed = _required_value(requirement, unit, site)
+    site = claim.truths.operating.medium_temperature_c if claim.truths is not None else None
+    needed = claim.stated_amount(site)
     if not isinstance(needed, float):
         return needed if isinstance(needed, str) else "the medium temperature is not known"
-    limit = variant.number("seat_max_temp")
-    if needed > limit + 1e-9:
-        return (f"C4 fails: {needed:.1f} C exceeds the seat limit {limit:g} C of "
-                f"{variant.sku}")
-    return _rests_on(catalogue, variant, "seat_max_temp")
+    operating = claim.operating(medium_temperature=needed, temperature_unit=Unit.CELSIUS)
+    return _judged(claim, c4_seat_temperature(variant, operating), (variant, "seat_max_temp"))
 
 
-def _c5(catalogue: Catalogue, variant: Variant, _other: Variant | None,
-        requirement: float | str | None, _unit: str | None, truths: SiteTruths | None,
-        _certificate: str | None) -> str | None:
-    piping = requirement if isinstance(requirement, str) else (
-        truths.installation.piping_standard.value if truths is not None else None)
-    if piping is None:
+def _c5(claim: _Claim) -> str | None:
+    variant = claim.variant
+    stated = claim.stated_code()
+    if stated is None and claim.truths is None:
         return "the piping standard is not known"
-    if variant.family is Family.GASKET_KIT:
-        if _compact(piping) != _compact(EndConnection.FLANGED.value):
-            return f"C5 fails: gasket kit {variant.sku} needs flanged piping, not {piping}"
-        return None
-    if (problem := _needs(variant, "end_connection")) is not None:
+    if variant.family is not Family.GASKET_KIT and (
+            problem := _needs(variant, "end_connection")) is not None:
         return problem
-    end = variant.code("end_connection")
-    if _compact(end) != _compact(piping):
-        return f"C5 fails: end connection {end} of {variant.sku} does not match {piping}"
-    return _rests_on(catalogue, variant, "end_connection")
+    if stated is not None and _compact(stated) not in {_compact(e.value) for e in EndConnection}:
+        # a standard the catalogue carries no valve for (BSPT): nothing of ours matches it
+        return f"C5 fails: no end connection of {variant.sku} matches {stated}"
+    piping = claim.installation(**({} if stated is None else {
+        "piping_standard": next(e for e in EndConnection
+                                if _compact(e.value) == _compact(stated))}))
+    rests = () if variant.family is Family.GASKET_KIT else ((variant, "end_connection"),)
+    return _judged(claim, c5_end_connection(variant, piping), *rests)
 
 
-_CHLORIDE_WORDS = re.compile(r"chlorid|sea\s?water|salt|brine|brackish|saline|marine|offshore"
-                             r"|chlorinated", re.IGNORECASE)
-
-
-def _c6(catalogue: Catalogue, variant: Variant, _other: Variant | None,
-        requirement: float | str | None, _unit: str | None, truths: SiteTruths | None,
-        _certificate: str | None) -> str | None:
-    if isinstance(requirement, str):
-        chlorides = _CHLORIDE_WORDS.search(requirement) is not None
-    else:
-        chlorides = truths.operating.chlorides if truths is not None else True
-    if not chlorides:
-        return None  # a medium without chlorides takes any body or gasket
-    if variant.family is Family.GASKET_KIT:
-        material = variant.code("material")
-        if material not in CHLORIDE_SAFE_GASKETS:
-            return f"C6 fails: gasket material {material} of {variant.sku} is not chloride-safe"
-        return _rests_on(catalogue, variant, "material")
-    if (problem := _needs(variant, "body_material")) is not None:
+def _c6(claim: _Claim) -> str | None:
+    variant = claim.variant
+    stated = claim.stated_code()
+    if stated is not None:
+        operating = claim.operating(chlorides=_CHLORIDE_WORDS.search(stated) is not None,
+                                    medium=stated)
+    elif claim.truths is not None:
+        operating = claim.operating()
+    else:  # "no problem with the chlorides": the claim is that chlorides are met
+        operating = claim.operating(chlorides=True, medium="a chloride medium")
+    name = "material" if variant.family is Family.GASKET_KIT else "body_material"
+    if (problem := _needs(variant, name)) is not None:
         return problem
-    body = variant.code("body_material")
-    if body != BodyMaterial.SS316.value:
-        return f"C6 fails: chlorides need a 316 body and {variant.sku} is {body}"
-    return _rests_on(catalogue, variant, "body_material")
+    rests = ((variant, name),) if operating.chlorides else ()
+    return _judged(claim, c6_chlorides(variant, operating), *rests)
 
 
-def _c7(catalogue: Catalogue, variant: Variant, _other: Variant | None,
-        requirement: float | str | None, _unit: str | None, truths: SiteTruths | None,
-        certificate: str | None) -> str | None:
+def _c7(claim: _Claim) -> str | None:
+    variant = claim.variant
     if (problem := _needs(variant, "certificate")) is not None:
         return problem
-    needed = requirement if isinstance(requirement, str) and requirement in _GRADE else None
-    if needed is None and truths is not None and truths.installation.certificate_required:
-        needed = truths.installation.certificate_required.value
+    grades = {g.value: g for g in CertificateGrade}
+    stated = claim.stated_code()
+    needed = grades.get(stated) if stated is not None else None
+    if needed is None and claim.truths is not None:
+        needed = claim.truths.installation.certificate_required
+    if needed is None and claim.certificate is not None:
+        needed = grades.get(claim.certificate)
     if needed is None:
-        needed = certificate
-    if needed is None:
-        return None
-    offered = variant.code("certificate")
-    if _GRADE.get(offered, 0) < _GRADE[needed]:
-        return f"C7 fails: EN 10204 {needed} is required and {variant.sku} offers {offered}"
-    return _rests_on(catalogue, variant, "certificate")
+        return None  # nothing is required, so any certificate meets it
+    result = c7_certificate(variant, claim.installation(certificate_required=needed))
+    return _judged(claim, result, (variant, "certificate"))
 
 
-def _c1(  # noqa: PLR0911 - one exit per reason the flanges do not mate
-        catalogue: Catalogue, variant: Variant, other: Variant | None,
-        requirement: float | str | None, _unit: str | None, truths: SiteTruths | None,
-        _certificate: str | None) -> str | None:
+def _c1(claim: _Claim) -> str | None:
+    variant, other = claim.variant, claim.other
     if other is not None:
-        actuator, valve = (variant, other) if variant.family is Family.ACTUATOR else (other,
-                                                                                     variant)
-        for product in (actuator, valve):
-            if (problem := _needs(product, "iso5211_flange")) is not None:
-                return problem
-        a, v = actuator.code("iso5211_flange"), valve.code("iso5211_flange")
-        if a != v:
-            return (f"C1 fails: actuator {actuator.sku} flange {a} does not match the {v} top "
-                    f"flange of {valve.sku}")
-        return (_rests_on(catalogue, actuator, "iso5211_flange")
-                or _rests_on(catalogue, valve, "iso5211_flange"))
-    flange = requirement if isinstance(requirement, str) else (
-        truths.installation.actuator_flange.value
-        if truths is not None and truths.installation.actuator_flange is not None else None)
+        actuator, valve = (variant, other) if variant.family is Family.ACTUATOR else (
+            other, variant)
+        problem = _needs(actuator, "iso5211_flange") or _needs(valve, "iso5211_flange")
+        return problem or _judged(claim, c1_flange_match(valve, actuator),
+                                  (actuator, "iso5211_flange"), (valve, "iso5211_flange"))
+    site = claim.truths.installation.actuator_flange if claim.truths is not None else None
+    flange = claim.stated_code() or (site.value if site is not None else None)
     if flange is None:
         return "the existing actuator's flange is not known"
     if (problem := _needs(variant, "iso5211_flange")) is not None:
         return problem
-    own = variant.code("iso5211_flange")
-    if own != flange:
-        return f"C1 fails: top flange {own} of {variant.sku} does not match {flange}"
-    return _rests_on(catalogue, variant, "iso5211_flange")
+    if variant.family is Family.ACTUATOR:
+        # "AC-00002 bolts onto your installed valves' F07 flange": the mirror of C1
+        own = variant.code("iso5211_flange")
+        if own != flange:
+            return (f"C1 fails: actuator {variant.sku} flange {own} does not match the "
+                    f"{flange} top flange of the installed valves")
+        return _rests_on(claim.catalogue, variant, "iso5211_flange")
+    return _judged(claim, c1_mounting_flange(variant, flange), (variant, "iso5211_flange"))
 
 
-def _c2(catalogue: Catalogue, variant: Variant, other: Variant | None,
-        _requirement: float | str | None, _unit: str | None, _truths: SiteTruths | None,
-        _certificate: str | None) -> str | None:
-    if other is None:
+def _c2(claim: _Claim) -> str | None:
+    if claim.other is None:
         return "C2 needs a valve to size the actuator against"
-    actuator, valve = (variant, other) if variant.family is Family.ACTUATOR else (other, variant)
-    if (problem := _needs(actuator, "output_torque") or _needs(valve, "breakaway_torque")):
+    actuator, valve = (claim.variant, claim.other) if (
+        claim.variant.family is Family.ACTUATOR) else (claim.other, claim.variant)
+    if problem := _needs(actuator, "output_torque") or _needs(valve, "breakaway_torque"):
         return problem
-    output, breakaway = actuator.number("output_torque"), valve.number("breakaway_torque")
-    if output + 1e-9 < TORQUE_SAFETY_FACTOR * breakaway:
-        return (f"C2 fails: {actuator.sku} delivers {output:g} Nm, below {TORQUE_SAFETY_FACTOR}"
-                f" x {breakaway:g} Nm breakaway torque of {valve.sku}")
-    return (_rests_on(catalogue, actuator, "output_torque")
-            or _rests_on(catalogue, valve, "breakaway_torque"))
+    return _judged(claim, c2_torque_margin(valve, actuator), (actuator, "output_torque"),
+                   (valve, "breakaway_torque"))
 
 
 _RULES = {"C1": _c1, "C2": _c2, "C3": _c3, "C4": _c4, "C5": _c5, "C6": _c6, "C7": _c7}

@@ -21,10 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
-
-import yaml
 
 from remit.authority import Action, Role
 from remit.catalogue import Catalogue, SiteTruths, measure_unit, shared_catalogue
@@ -37,8 +34,8 @@ from remit.claims import (
     fit_verdict,
     read_claims,
 )
+from tests.harness.corpus.files import load_entries
 
-CORPUS = Path(__file__).parent
 KINDS = ("attribute", "fit", "authority")
 DEVELOPMENT = "sentences_[!h]*.yaml"
 """The files the detectors were tuned on (each held-out set joins them once measured)."""
@@ -54,13 +51,7 @@ _SITE_DEFAULTS: dict[str, Any] = {
 
 def load_sentences(pattern: str = "sentences_*.yaml") -> list[dict[str, Any]]:
     """Every sentence entry of the corpus files matching ``pattern``."""
-    entries: list[dict[str, Any]] = []
-    for path in sorted(CORPUS.glob(pattern)):
-        loaded = yaml.safe_load(path.read_text(encoding="utf-8")) or []
-        for entry in loaded:
-            entry["file"] = path.name
-        entries += loaded
-    return entries
+    return load_entries(pattern)
 
 
 def _split(text: str) -> tuple[float, str | None]:

@@ -20,10 +20,7 @@ import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
-
-import yaml
 
 from remit.actors import Briefing, Observation
 from remit.authority import builtin_modes
@@ -38,8 +35,8 @@ from remit.world import (
     TransitionEntry,
     World,
 )
+from tests.harness.corpus.files import load_entries
 
-CORPUS = Path(__file__).parent
 DETECTORS = ("abandoned", "missing", "wrong_variant_final", "wrong_variant_shown",
              "unsupported_attribute", "unsupported_fit", "unsupported_authority")
 
@@ -68,13 +65,7 @@ class ScriptedAgent:
 
 def load_trails(pattern: str = "trails_*.yaml") -> list[dict[str, Any]]:
     """Every trail entry of the corpus files matching ``pattern``."""
-    entries: list[dict[str, Any]] = []
-    for path in sorted(CORPUS.glob(pattern)):
-        loaded = yaml.safe_load(path.read_text(encoding="utf-8")) or []
-        for entry in loaded:
-            entry["file"] = path.name
-        entries += loaded
-    return entries
+    return load_entries(pattern)
 
 
 def play(entry: dict[str, Any]) -> tuple[Scenario, World]:
