@@ -25,9 +25,9 @@ from remit.claims.amounts import Amount
 from remit.claims.mentions import Mention
 from remit.claims.vocabulary import REQUIREMENT_WORDS, Keyword
 
-__all__ = ["CAPABILITY", "CONDITION", "GENERIC", "LIMIT", "REQUIREMENT_AFTER", "asks",
-           "clause_start", "hypothetical", "is_question", "negated", "product_anchors",
-           "requirement_amount", "requirement_code"]
+__all__ = ["CAPABILITY", "CONDITION", "FOR_SITE", "GENERIC", "LIMIT", "REQUIREMENT_AFTER",
+           "SITE_CONDITIONS", "asks", "clause_start", "hypothetical", "is_question", "negated",
+           "product_anchors", "requirement_amount", "requirement_code"]
 
 
 _QUESTION_START = re.compile(

@@ -24,7 +24,6 @@ Example:
 
 from __future__ import annotations
 
-import functools
 import itertools
 import re
 from typing import NamedTuple
@@ -35,6 +34,11 @@ __all__ = ["NamedProduct", "ProductNames"]
 
 _FAMILY_NOUN = re.compile(r"\b(?:ball\s+valve|valve|actuator|gasket\s+kit|kit)\b", re.IGNORECASE)
 _NOUN_FAMILY = {"valve": Family.BALL_VALVE, "actuator": Family.ACTUATOR, "kit": Family.GASKET_KIT}
+
+
+_KEEP = 8
+"""How many catalogues' names :meth:`ProductNames.of` keeps."""
+_BUILT: dict[int, tuple[Catalogue, ProductNames]] = {}
 
 
 class _Product(NamedTuple):
@@ -60,15 +64,26 @@ class NamedProduct(NamedTuple):
     text: str
 
 
-class ProductNames(NamedTuple):
-    """The brands of one catalogue's products (hashable: a text's reading is cached per
-    catalogue names)."""
+class ProductNames:
+    """The brands of one catalogue's products.
 
-    products: tuple[_Product, ...]
+    Build it with :meth:`of`, which keeps one per catalogue: equal names are the same
+    object, so a reading cached per text and names (``read_claims``) hashes it cheaply.
+    """
+
+    __slots__ = ("_by_sku", "_pattern", "products")
+
+    def __init__(self, products: tuple[_Product, ...]) -> None:
+        self.products = products
+        self._by_sku = {p.sku: p for p in products}
+        self._pattern = _pattern(tuple(sorted({p.brand for p in products}))) if products else None
 
     @staticmethod
     def of(catalogue: Catalogue) -> ProductNames:
-        """The brands of ``catalogue``'s products."""
+        """The brands of ``catalogue``'s products, built once per catalogue."""
+        cached = _BUILT.get(id(catalogue))
+        if cached is not None and cached[0] is catalogue:
+            return cached[1]
         products: list[_Product] = []
         for sku in sorted(catalogue.variants):
             variant = catalogue.variants[sku]
@@ -82,14 +97,18 @@ class ProductNames(NamedTuple):
                 brand.casefold(), sku, variant.family,
                 int(dn.value) if dn is not None and isinstance(dn.value, int | float) else None,
                 variant.lifecycle.superseded_by is not None))
-        return ProductNames(tuple(products))
+        names = ProductNames(tuple(products))
+        if len(_BUILT) >= _KEEP:
+            _BUILT.pop(next(iter(_BUILT)))
+        _BUILT[id(catalogue)] = (catalogue, names)
+        return names
 
     def mentions(self, text: str) -> list[NamedProduct]:
         """Every product ``text`` names by its brand, in order (module docstring)."""
-        if not self.products:
+        if self._pattern is None:
             return []
         found: list[NamedProduct] = []
-        for run in _runs(_pattern(tuple(sorted({p.brand for p in self.products}))), text):
+        for run in _runs(self._pattern, text):
             if not any(m["the"] or m["noun"] or m["dn"] for m in run):
                 continue
             family = _family(run[-1]["noun"])
@@ -107,7 +126,8 @@ class ProductNames(NamedTuple):
         return found
 
     def _family_of(self, sku: str) -> Family | None:
-        return next((p.family for p in self.products if p.sku == sku), None)
+        product = self._by_sku.get(sku)
+        return product.family if product is not None else None
 
     def _resolve(self, brand: str, family: Family | None, dn: int | None,
                  age: str | None) -> str | None:
@@ -140,7 +160,6 @@ def _age(text: str, match: re.Match[str]) -> str | None:
     return None
 
 
-@functools.lru_cache(maxsize=32)
 def _pattern(brands: tuple[str, ...]) -> re.Pattern[str]:
     alternatives = "|".join(re.escape(b).replace(r"\ ", r"\s+")
                             for b in sorted(brands, key=len, reverse=True))

@@ -19,6 +19,10 @@ def _named(text: str) -> list[tuple[str, str]]:
     return [(m.sku, m.text) for m in _names().mentions(text)]
 
 
+def test_names_are_built_once_per_catalogue() -> None:
+    assert ProductNames.of(catalogue()) is ProductNames.of(catalogue())
+
+
 def test_brands_are_the_capitalised_words_before_the_family_noun() -> None:
     brands = {p.brand for p in _names().products}
     assert {"trujillo", "sullivan", "lopez", "riley"} <= brands

@@ -92,20 +92,10 @@ class Found:
     shown: str
 
 
-_NAMES: dict[int, tuple[Catalogue, ProductNames]] = {}
-
-
-def _names(catalogue: Catalogue) -> ProductNames:
-    """The catalogue's product names, built once per catalogue."""
-    if id(catalogue) not in _NAMES:
-        _NAMES[id(catalogue)] = (catalogue, ProductNames.of(catalogue))
-    return _NAMES[id(catalogue)][1]
-
-
 def judge(entry: dict[str, Any], catalogue: Catalogue) -> list[Found]:
     """Every claim the detectors find in ``entry``, judged."""
     addressee = Role(entry.get("to", "buyer"))
-    read: ReadClaims = read_claims(entry["text"], addressee, _names(catalogue))
+    read: ReadClaims = read_claims(entry["text"], addressee, ProductNames.of(catalogue))
     truths = site_truths(entry.get("site"))
     done = done_actions(entry.get("done"))
     found: list[Found] = []
