@@ -57,8 +57,7 @@ from remit.claims.text import Sentence, sentences
 from remit.claims.values import Value, attribute_of, keyword_for, values_in
 from remit.claims.vocabulary import Keyword, keywords_in
 
-__all__ = ["AttributeReader", "StatedValue", "attribute_claims_in", "extract_attribute_claims",
-           "read_message"]
+__all__ = ["AttributeReader", "StatedValue", "extract_attribute_claims", "read_message"]
 
 
 class StatedValue(NamedTuple):
@@ -389,16 +388,6 @@ def _respectively(text: str, reading: Reading,
                 value, _, keywords = shared[index]
                 shared[index] = (value, [sku], keywords)
     return shared
-
-
-def attribute_claims_in(sentence: Sentence, reading: Reading) -> list[StatedValue]:
-    """The attribute claims of one sentence on its own, given what :meth:`Focus.read` made
-    of it (no message-level context: use :class:`AttributeReader` for a whole message)."""
-    claims: list[StatedValue] = []
-    for value, skus, keywords in _sentence_values(sentence, reading):
-        for sku in skus:
-            claims += _claims_for(sku, value, sentence.text, keywords)
-    return claims
 
 
 def _stated(sku: str, attribute: str, value: Value, sentence: str) -> StatedValue:

@@ -26,7 +26,7 @@ from remit.claims.mentions import Mention
 from remit.claims.vocabulary import REQUIREMENT_WORDS, Keyword
 
 __all__ = ["CAPABILITY", "CONDITION", "FOR_SITE", "GENERIC", "LIMIT", "REQUIREMENT_AFTER",
-           "SITE_CONDITIONS", "asks", "clause_start", "hypothetical", "is_question", "negated",
+           "SITE_CONDITIONS", "asks", "clause_start", "hypothetical", "negated",
            "product_anchors", "requirement_amount", "requirement_code"]
 
 
@@ -63,13 +63,6 @@ CAPABILITY = re.compile(
     re.IGNORECASE)
 """Words that make the number after them a requirement the product is said to meet
 (``handles 150 °C``, ``fine for 12 bar``): a fit claim, never the product's value."""
-
-
-def is_question(clause: str) -> bool:
-    """A clause that asks rather than states."""
-    text = clause.strip()
-    return text.endswith("?") or (_QUESTION_START.match(text) is not None
-                                  and text.rstrip(".!").endswith("?"))
 
 
 _IF_CLAUSE = re.compile(r"^\W*(?:if|unless|once|when|whenever|in\s+case|provided|assuming"
