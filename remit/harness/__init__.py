@@ -25,7 +25,14 @@ from remit.harness.compare import (
     mcnemar_exact_p,
     paired_bootstrap,
 )
-from remit.harness.manifest import SCORER_VERSION, ErrorTreatment, ModeManifest, RunManifest
+from remit.harness.manifest import (
+    SCORER_VERSION,
+    AgentIdentity,
+    ErrorTreatment,
+    ModeManifest,
+    RunManifest,
+    ScenarioSelection,
+)
 from remit.harness.modes import ModeFileError, load_mode
 from remit.harness.orchestrator import (
     AGENT_STEP_MINUTES,
@@ -84,6 +91,7 @@ __all__ = [
     "CORE_SIZE",
     "RATES",
     "SCORER_VERSION",
+    "AgentIdentity",
     "AggregationError",
     "BrokenTrial",
     "ClaimCheck",
@@ -107,6 +115,7 @@ __all__ = [
     "RunSettings",
     "ScenarioOutcome",
     "ScenarioRunner",
+    "ScenarioSelection",
     "ScoredTrial",
     "SettingsError",
     "Side",

@@ -14,7 +14,14 @@ from typing import Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue
 
-__all__ = ["SCORER_VERSION", "ErrorTreatment", "ModeManifest", "RunManifest"]
+__all__ = [
+    "SCORER_VERSION",
+    "AgentIdentity",
+    "ErrorTreatment",
+    "ModeManifest",
+    "RunManifest",
+    "ScenarioSelection",
+]
 
 SCORER_VERSION = "2"
 """Bumped whenever scoring changes what a trial's score means; runs scored by different
@@ -50,6 +57,63 @@ class ModeManifest(BaseModel):
     map_hash: str
 
 
+class AgentIdentity(BaseModel):
+    """Which code played the agent, so that two different agents never look like one.
+
+    Attributes:
+        import_path: ``package.module:attribute`` of the agent factory (for built-in agents
+            too, e.g. ``remit.actors.baseline:BaselineAgent``); ``None`` when the factory
+            cannot be named (a lambda, a local function).
+        code_hash: SHA-256 hex over the source of the module(s) that define the factory
+            (the factory's module, and the agent class's module when it differs);
+            ``None`` when no source can be read.
+        modules: the modules hashed, in hashing order.
+        declared_config: the configuration the agent declares about itself (a
+            ``remit_config`` attribute or method of the factory), JSON-compatible.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    import_path: str | None = None
+    code_hash: str | None = None
+    modules: tuple[str, ...] = ()
+    declared_config: dict[str, JsonValue] = {}
+
+
+class ScenarioSelection(BaseModel):
+    """Which of a suite's scenarios a run selected (``--scenario``, ``-k``, ``--tag``,
+    ``--sample``); the default selects them all.
+
+    The selected scenarios form their own suite, whose fingerprint the manifest records,
+    so runs over different selections are never compared as one suite.
+
+    Attributes:
+        scenario_ids: ids given with ``--scenario`` (empty: no id filter).
+        keyword: the ``-k`` expression, if any.
+        tags: tags given with ``--tag`` (a scenario is kept when it has any of them).
+        sample: ``--sample N``: at most N scenarios drawn after the filters.
+        sample_seed: the seed of that draw.
+        selected: how many scenarios the selection kept.
+        total: how many scenarios the suite has.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    scenario_ids: tuple[str, ...] = ()
+    keyword: str | None = None
+    tags: tuple[str, ...] = ()
+    sample: int | None = Field(default=None, ge=1)
+    sample_seed: int | None = None
+    selected: int = Field(default=0, ge=0)
+    total: int = Field(default=0, ge=0)
+
+    @property
+    def is_all(self) -> bool:
+        """Whether nothing was filtered out."""
+        return (not self.scenario_ids and self.keyword is None and not self.tags
+                and self.sample is None)
+
+
 class RunManifest(BaseModel):
     """What a run was: provenance, configuration and comparability keys.
 
@@ -64,6 +128,10 @@ class RunManifest(BaseModel):
         agent_id: the agent spec (``baseline``, ``openai:MODEL``, ``pkg.mod:factory``).
         agent_config_hash: hash of the agent's configuration (model, temperature, prompt).
         agent_config: the configuration itself (for LLM agents: model, temperature...).
+        agent: the agent's code identity (import path, source hash, declared config);
+            ``None`` in runs stored before it was recorded.
+        selection: the scenario selection; ``None`` when the whole suite ran (and in runs
+            stored before selections existed).
         persona_config_hash: hash of the scenarios' persona configurations.
         trials: trials per scenario and mode.
         seed: the run seed.
@@ -85,6 +153,8 @@ class RunManifest(BaseModel):
     agent_id: str
     agent_config_hash: str
     agent_config: dict[str, JsonValue] = {}
+    agent: AgentIdentity | None = None
+    selection: ScenarioSelection | None = None
     persona_config_hash: str
     trials: int = Field(ge=1)
     seed: int
