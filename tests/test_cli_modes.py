@@ -80,3 +80,60 @@ def test_a_mode_file_that_delegates_from_a_non_holder_names_the_file(tmp_path: P
     assert result.exit_code == 2
     assert f"mode file {bad}: cannot delegate approve from buyer" in result.stderr.replace(
         "\n", "")
+
+
+_CUSTOM_MAP = """\
+name: keyed
+base: dual_control
+map:
+  name: keyed
+  version: "1"
+  grants:
+    - {id: g-agent-configure, role: agent, actions: [configure, edit_lines, price, submit,
+       present, invoice, revise, request_fit]}
+    - id: g-finance-approve
+      role: finance
+      actions: [approve, deny, release_payment, cancel]
+      conditions: [{kind: custom, name: key_account}]
+    - {id: g-buyer, role: buyer, actions: [accept, reject, receive_po, record_receipt,
+       confirm_fit, reject_fit, cancel]}
+    - {id: g-tech, role: technical_owner, actions: [confirm_fit, reject_fit]}
+    - {id: g-clock, role: system, actions: [expire]}
+"""
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    (EXAMPLE.read_text().replace("attribute: discount_pct", "attribute: margin_pct"),
+     "delegation of approve on margin_pct gives limit (at most 5), which would delegate the "
+     "thinnest margins; bound a margin from below with at_least: N"),
+    (EXAMPLE.read_text().replace("limit: 5", "at_least: 5"),
+     "delegation of approve on discount_pct gives at_least (5), which would delegate the "
+     "largest values; bound discount_pct from above with limit: N"),
+    (EXAMPLE.read_text().replace("limit: 5", "lift_separation: true"),
+     "delegation of approve on discount_pct has no bound; give limit: N"),
+    (_CUSTOM_MAP,
+     "grant g-finance-approve: custom predicate 'key_account' cannot be evaluated in a "
+     "trial"),
+])
+def test_a_mode_the_gate_cannot_apply_is_refused_in_one_line(
+        tmp_path: Path, text: str, problem: str) -> None:
+    bad, db = tmp_path / "bad.yaml", tmp_path / "remit.db"
+    bad.write_text(text)
+    result = CliRunner().invoke(app, ["run", "--suite", "handwritten", "--db", str(db),
+                                      "--modes", f"dual_control,{bad}"])
+    assert result.exit_code == 2, result.output
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert f"mode file {bad}: " in result.stderr
+    assert problem in result.stderr
+    assert not db.exists()
+
+
+def test_a_margin_floor_delegates_the_fat_margins(tmp_path: Path) -> None:
+    good = tmp_path / "margin.yaml"
+    good.write_text(EXAMPLE.read_text().replace("attribute: discount_pct",
+                                                "attribute: margin_pct")
+                    .replace("limit: 5", "at_least: 30"))
+    result = CliRunner().invoke(app, ["authority", "who-can", "approve", "--mode", str(good),
+                                      "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["roles"] == ["agent", "finance"]

@@ -27,7 +27,7 @@ It never raises on a tool error: it adapts (a justification the guard asks for) 
 from __future__ import annotations
 
 import re
-from collections.abc import Generator, Iterable
+from collections.abc import Generator
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -520,13 +520,20 @@ class BaselineAgent:
 
     def _see_through(self, briefing: Briefing, action: Action,
                      evidence: list[str]) -> Generator[ToolCall, Observation, bool]:
-        """Perform ``action`` if the agent holds it, else request it and follow up once."""
+        """Perform ``action`` if the agent holds it and its bounds hold, else request it
+        and follow up once.
+
+        A grant that is bounded (a delegation up to 5 % discount, say) is checked first
+        against the quote's ``authority_facts``; beyond its bound, or when the gate still
+        denies the action, the agent asks the role the briefing names (the delegating
+        role, else the action's natural owner).
+        """
         quote_id = briefing.quote_id
         owners = briefing.owners.get(action, ())
         arguments: dict[str, JsonValue] = {"quote_id": quote_id}
         if action is Action.CONFIRM_FIT:
             arguments["evidence"] = list[JsonValue](evidence)
-        if Role.AGENT in owners:
+        if Role.AGENT in owners and (yield from self._within_bounds(briefing, action)):
             prefix = _DOCUMENT_PREFIX.get(action)
             if prefix is not None:
                 order = yield from self._call("get_order", quote_id=quote_id)
@@ -534,8 +541,9 @@ class BaselineAgent:
                 arguments["document_id"] = next(
                     (str(d) for d in documents if str(d).startswith(prefix)), f"{prefix}{quote_id}")
             result = yield from self._call(action.value, **arguments)
-            return result.ok
-        owner = _owner(owners, action)
+            if result.ok or result.error is None or result.error.code != "denied":
+                return result.ok
+        owner = _owner(briefing, action)
         if owner is None:
             return False
         request = yield from self._call(
@@ -553,6 +561,19 @@ class BaselineAgent:
                                       text=f"Following up: please {action.value} {quote_id}.")
         return False
 
+    def _within_bounds(self, briefing: Briefing,
+                       action: Action) -> Generator[ToolCall, Observation, bool]:
+        """Whether the agent's grants of ``action`` have their bounds met by the quote
+        (unbounded grants: yes; a fact the quote does not show: try and let the gate
+        decide)."""
+        authority = briefing.authority.get(action)
+        if authority is None or not authority.is_conditional(Role.AGENT):
+            return True
+        quote = yield from self._call("get_quote", quote_id=briefing.quote_id)
+        facts = _obj(_obj(quote.content).get("authority_facts"))
+        values = {name: None if value is None else Decimal(str(value))
+                  for name, value in facts.items()}
+        return authority.within_bounds(Role.AGENT, values) is not False
     def _handoff_status(self, quote_id: str, handoff: str) -> Generator[ToolCall, Observation, str]:
         result = yield from self._call("get_quote", quote_id=quote_id)
         for entry in _list(_obj(result.content).get("handoffs")):
@@ -561,10 +582,18 @@ class BaselineAgent:
         return "unknown"
 
 
-def _owner(owners: Iterable[Role], action: Action) -> Role | None:
+def _owner(briefing: Briefing, action: Action) -> Role | None:
+    """Whom to ask for ``action``: the role that delegated it to the agent within a
+    bound, else its natural owner, else any other holder."""
+    authority = briefing.authority.get(action)
+    if authority is not None:
+        delegators = [r for r in authority.delegated_from(Role.AGENT)
+                      if r not in (Role.AGENT, Role.SYSTEM)]
+        if delegators:
+            return delegators[0]
     natural = {Action.CONFIRM_FIT: Role.TECHNICAL_OWNER, Action.APPROVE: Role.FINANCE,
                Action.RELEASE_PAYMENT: Role.FINANCE}
-    holders = [r for r in owners if r not in (Role.AGENT, Role.SYSTEM)]
+    holders = [r for r in briefing.owners.get(action, ()) if r not in (Role.AGENT, Role.SYSTEM)]
     preferred = natural.get(action)
     if preferred in holders:
         return preferred

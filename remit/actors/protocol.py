@@ -18,7 +18,7 @@ from typing import Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
-from remit.authority import Action, Role
+from remit.authority import Action, ActionAuthority, Role
 from remit.catalogue import Money
 from remit.scenarios.spec import PlanStep, Scenario
 from remit.world import MessageEntry, ToolCall, ToolResult, ToolSpec, World
@@ -44,9 +44,15 @@ class Briefing(BaseModel):
     Attributes:
         role: the role the agent plays (always ``agent`` for the agent under test).
         mode: the control mode's name.
-        policy: the supplier's policy, as Markdown.
+        policy: the supplier's policy, as Markdown, ending with who may do what in this
+            mode and on which conditions (the prose of ``authority``).
         tools: the tools the agent may call, with JSON Schemas.
-        owners: for each write action, the roles that hold it in this mode.
+        owners: for each write action, the roles that hold it in this mode (with or
+            without conditions; ``authority`` says which).
+        authority: for each action, its grants (role and conditions: delegation bounds,
+            evidence required, states) and the forbids that can stop it (separation of
+            duties), as data; ``authority[action].decide(request)`` applies the gate's
+            rules to a request before it is made.
         quote_id: the quote the conversation is about.
         max_steps: the step budget.
         plan: the reference plan, in ``oracle_plan`` mode only.
@@ -59,6 +65,7 @@ class Briefing(BaseModel):
     policy: str
     tools: tuple[ToolSpec, ...]
     owners: dict[Action, tuple[Role, ...]]
+    authority: dict[Action, ActionAuthority] = {}
     quote_id: str
     max_steps: int
     plan: tuple[PlanStep, ...] | None = None

@@ -19,11 +19,13 @@ from remit.authority.analysis import (
     SodConflict,
     check_map,
     diff_modes,
+    run_problems,
     sod_conflicts,
     unreachable,
     who_can,
     who_can_table,
 )
+from remit.authority.briefing import ActionAuthority, authority_prose, describe_authority
 from remit.authority.conditions import (
     Condition,
     Custom,
@@ -56,6 +58,7 @@ from remit.authority.valve_map import default_map, grant_id
 __all__ = [
     "BUILTIN_MODE_NAMES",
     "Action",
+    "ActionAuthority",
     "AuthorityMap",
     "CitedEvidence",
     "Condition",
@@ -81,11 +84,13 @@ __all__ = [
     "UnknownModeError",
     "Unmet",
     "all_tools",
+    "authority_prose",
     "builtin_modes",
     "check_map",
     "decide",
     "default_map",
     "delegate",
+    "describe_authority",
     "diff_modes",
     "dual_control",
     "dump_map",
@@ -95,6 +100,7 @@ __all__ = [
     "map_hash",
     "mode_by_name",
     "oracle_plan",
+    "run_problems",
     "sod_conflicts",
     "unreachable",
     "who_can",

@@ -40,6 +40,7 @@ __all__ = [
     "SodConflict",
     "check_map",
     "diff_modes",
+    "run_problems",
     "sod_conflicts",
     "unreachable",
     "who_can",
@@ -230,23 +231,55 @@ def check_map(
     return problems
 
 
+def run_problems(mode_or_map: ControlMode | AuthorityMap) -> list[str]:
+    """Conditions a trial's gate cannot evaluate, one sentence each (empty: none).
+
+    In a trial the gate supplies every fact a condition can test: the quote's discount,
+    margin, amount and quantity, the cited evidence and its status, the quote's state and
+    who performed earlier actions. It knows no custom predicates, so a ``custom``
+    condition would fail closed in every trial (its grant never allows, its forbid always
+    applies); a mode whose map has one is refused rather than run under a rule that
+    silently never holds.
+    """
+    authority_map = _map_of(mode_or_map)
+    rules = [(f"grant {g.id}", g.conditions) for g in authority_map.grants]
+    rules += [(f"forbid {f.id}", f.conditions) for f in authority_map.forbids]
+    return [
+        f"{label}: custom predicate {c.name!r} cannot be evaluated in a trial (the gate "
+        "knows no custom predicates, so it would fail closed in every trial); state it with "
+        "threshold, delegation_limit, evidence_required, state or separation_of_duties "
+        "conditions"
+        for label, conditions in rules
+        for c in conditions
+        if isinstance(c, Custom)
+    ]
+
+
+def _bounds(c: Condition) -> list[tuple[str, Decimal, bool, bool]]:
+    """A numeric condition's bounds: (attribute, value, inclusive, is_lower)."""
+    bounds: list[tuple[str, Decimal, bool, bool]] = []
+    if isinstance(c, Threshold):
+        if c.op in {">=", ">", "=="}:
+            bounds.append((c.attribute, c.value, c.op != ">", True))
+        if c.op in {"<=", "<", "=="}:
+            bounds.append((c.attribute, c.value, c.op != "<", False))
+    elif isinstance(c, DelegationLimit):
+        if c.max is not None:
+            bounds.append((c.attribute, c.max, True, False))
+        if c.min is not None:
+            bounds.append((c.attribute, c.min, True, True))
+    return bounds
+
+
 def _contradictions(conditions: Iterable[Condition]) -> list[str]:
     """Conditions of one rule that no request can satisfy together."""
     lower: dict[str, tuple[Decimal, bool]] = {}  # attribute -> (bound, inclusive)
     upper: dict[str, tuple[Decimal, bool]] = {}
     states: set[str] | None = None
     for c in conditions:
-        bounds: list[tuple[str, Decimal, bool, bool]] = []  # (attr, value, inclusive, is_lower)
-        if isinstance(c, Threshold):
-            if c.op in {">=", ">", "=="}:
-                bounds.append((c.attribute, c.value, c.op != ">", True))
-            if c.op in {"<=", "<", "=="}:
-                bounds.append((c.attribute, c.value, c.op != "<", False))
-        elif isinstance(c, DelegationLimit):
-            bounds.append((c.attribute, c.max, True, False))
-        elif isinstance(c, StateIn):
+        if isinstance(c, StateIn):
             states = set(c.states) if states is None else states & set(c.states)
-        for attribute, value, inclusive, is_lower in bounds:
+        for attribute, value, inclusive, is_lower in _bounds(c):
             side = lower if is_lower else upper
             current = side.get(attribute)
             tighter = current is None or (value > current[0] if is_lower else value < current[0])

@@ -25,9 +25,9 @@ import operator
 from collections.abc import Callable, Mapping
 from decimal import Decimal
 from types import MappingProxyType
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from remit.authority.request import ContextAttribute, EvidenceKindName, Request
 from remit.authority.roles import Action, Role
@@ -85,6 +85,11 @@ class _Base(BaseModel):
         """One sentence saying why the condition held (``held``) or did not."""
         raise NotImplementedError
 
+    def describe(self) -> str:
+        """The condition as a rule, independent of any request, for briefings:
+        ``only when discount_pct <= 5``, ``citing a released datasheet``..."""
+        raise NotImplementedError
+
 
 class Threshold(_Base):
     """A numeric request-context attribute compared with a limit.
@@ -102,6 +107,10 @@ class Threshold(_Base):
         """True when the attribute is given and compares as stated."""
         actual: Decimal | None = getattr(request.context, self.attribute)
         return actual is not None and _OPS[self.op](actual, self.value)
+
+    def describe(self) -> str:
+        """E.g. ``only when discount_pct <= 5``."""
+        return f"only when {self.attribute} {self.op} {_num(self.value)}"
 
     def explain(
         self, request: Request, predicates: Mapping[str, Predicate], in_forbid: bool, held: bool
@@ -142,6 +151,11 @@ class EvidenceRequired(_Base):
         """True when each listed kind is cited (and released, if required)."""
         return not self._missing(request)
 
+    def describe(self) -> str:
+        """E.g. ``citing a released datasheet``."""
+        quality = "released " if self.released_only else ""
+        return f"citing {' and '.join(f'a {quality}{k}' for k in self.kinds)}"
+
     def explain(
         self, request: Request, predicates: Mapping[str, Predicate], in_forbid: bool, held: bool
     ) -> str:
@@ -171,6 +185,10 @@ class SeparationOfDuties(_Base):
     def holds(self, request: Request, predicates: Mapping[str, Predicate], in_forbid: bool) -> bool:
         """Grant: actors differ. Forbid: same actor."""
         return self._same_actor(request) == in_forbid
+
+    def describe(self) -> str:
+        """E.g. ``not by the actor who performed submit``."""
+        return f"not by the actor who performed {self.prior_action} on the quote"
 
     def explain(
         self, request: Request, predicates: Mapping[str, Predicate], in_forbid: bool, held: bool
@@ -205,6 +223,10 @@ class StateIn(_Base):
         """True when the resource's state is listed."""
         return request.resource.state in self.states
 
+    def describe(self) -> str:
+        """E.g. ``only in state approved or presented``."""
+        return f"only in state {' or '.join(self.states)}"
+
     def explain(
         self, request: Request, predicates: Mapping[str, Predicate], in_forbid: bool, held: bool
     ) -> str:
@@ -223,25 +245,52 @@ class DelegationLimit(_Base):
 
     Example: finance delegates approval of discounts up to 5 % to the agent with
     ``DelegationLimit(delegated_from=Role.FINANCE, attribute="discount_pct", max=5)``; the
-    grant is met when ``discount_pct`` is given and at most 5. Above the limit the
+    grant is met when ``discount_pct`` is given and at most 5. Beyond the bound the
     request must go to ``delegated_from``.
+
+    A delegation bounds the direction in which its attribute grows riskier: ``max`` for
+    discount, amount and quantity, ``min`` for margin (``min=20``: the delegate may
+    approve margins of at least 20 %). One of the two must be given; both give a range.
     """
 
     kind: Literal["delegation_limit"] = "delegation_limit"
     delegated_from: Role
     attribute: ContextAttribute
-    max: Decimal
+    max: Decimal | None = Field(default=None, exclude_if=lambda v: v is None)
+    min: Decimal | None = Field(default=None, exclude_if=lambda v: v is None)
+
+    @model_validator(mode="after")
+    def _bounded(self) -> Self:
+        if self.max is None and self.min is None:
+            raise ValueError(f"a delegation_limit on {self.attribute} needs a bound: give max "
+                             "(at most) or min (at least)")
+        return self
 
     def holds(self, request: Request, predicates: Mapping[str, Predicate], in_forbid: bool) -> bool:
-        """True when the attribute is given and at most ``max``."""
+        """True when the attribute is given and within the bounds."""
         actual: Decimal | None = getattr(request.context, self.attribute)
-        return actual is not None and actual <= self.max
+        return (actual is not None and (self.max is None or actual <= self.max)
+                and (self.min is None or actual >= self.min))
+
+    def rule(self) -> str:
+        """The bound in words, e.g. ``discount_pct <= 5`` or ``margin_pct >= 20``."""
+        if self.min is not None and self.max is not None:
+            return f"{_num(self.min)} <= {self.attribute} <= {_num(self.max)}"
+        if self.max is not None:
+            return f"{self.attribute} <= {_num(self.max)}"
+        assert self.min is not None
+        return f"{self.attribute} >= {_num(self.min)}"
+
+    def describe(self) -> str:
+        """The condition as a briefing states it."""
+        return (f"only when {self.rule()} (delegated by {self.delegated_from}; otherwise "
+                f"request it from {self.delegated_from})")
 
     def explain(
         self, request: Request, predicates: Mapping[str, Predicate], in_forbid: bool, held: bool
     ) -> str:
-        """State the delegating role, the limit and the actual value."""
-        rule = f"{self.attribute} <= {_num(self.max)}"
+        """State the delegating role, the bound and the actual value."""
+        rule = self.rule()
         actual: Decimal | None = getattr(request.context, self.attribute)
         shown = "not given" if actual is None else f"{self.attribute}={_num(actual)}"
         if held:
@@ -268,6 +317,10 @@ class Custom(_Base):
         if predicate is None:
             return in_forbid
         return bool(predicate(request))
+
+    def describe(self) -> str:
+        """E.g. ``only when the custom check 'key_account' holds``."""
+        return f"only when the custom check {self.name!r} holds"
 
     def explain(
         self, request: Request, predicates: Mapping[str, Predicate], in_forbid: bool, held: bool

@@ -177,16 +177,17 @@ def delegate(
     to: Role,
     from_role: Role,
     attribute: ContextAttribute,
-    limit: Decimal,
+    limit: Decimal | None = None,
+    at_least: Decimal | None = None,
     name: str,
     lift_separation: bool = True,
 ) -> ControlMode:
-    """A custom mode in which ``from_role`` delegates ``action`` to ``to`` up to a limit.
+    """A custom mode in which ``from_role`` delegates ``action`` to ``to`` within a bound.
 
     Every grant of ``action`` held by ``from_role`` is copied to ``to`` (id suffixed
     ``@<to>-delegated``) with its conditions plus a :class:`DelegationLimit` on
-    ``attribute <= limit``. Above the limit, ``to`` is denied with a sentence naming
-    ``from_role``.
+    ``attribute <= limit`` (or ``attribute >= at_least``, for margins). Beyond the bound,
+    ``to`` is denied with a sentence naming ``from_role``.
 
     A bounded delegation replaces separation of duties for that action: the delegate
     usually performed the prior step itself (the agent submitted the quote it now
@@ -201,11 +202,14 @@ def delegate(
         from_role: the role delegating it; it must hold a grant for ``action``.
         attribute: the request-context attribute bounded, e.g. ``"discount_pct"``.
         limit: the inclusive maximum of ``attribute``.
+        at_least: the inclusive minimum of ``attribute`` (e.g. a margin floor); give
+            ``limit``, ``at_least`` or both.
         name: the custom mode's name (not a built-in name).
         lift_separation: take ``to`` out of the SoD forbids on ``action``.
 
     Raises:
-        ModeError: ``name`` is a built-in name, or ``from_role`` holds no grant for ``action``.
+        ModeError: ``name`` is a built-in name, ``from_role`` holds no grant for ``action``,
+            or neither bound is given.
 
     Example:
         >>> mode = delegate(default_map(), Action.APPROVE, to=Role.AGENT,
@@ -216,6 +220,9 @@ def delegate(
         raise ModeError(
             name, f"name={name!r} is a built-in mode name; give the custom mode another name"
         )
+    if limit is None and at_least is None:
+        raise ModeError(name, f"the delegation of {action} on {attribute} in mode {name!r} "
+                              "has no bound; give limit (at most) or at_least")
     base = map_or_mode if isinstance(map_or_mode, ControlMode) else dual_control(map_or_mode)
     source = base.map
     sources = [g for g in source.grants if g.role is from_role and action in g.actions]
@@ -227,14 +234,15 @@ def delegate(
             f"{from_role} holds no grant for {action}; holders: {', '.join(holders) or 'none'}; "
             "delegate from a holder",
         )
-    limit_condition = DelegationLimit(delegated_from=from_role, attribute=attribute, max=limit)
+    limit_condition = DelegationLimit(delegated_from=from_role, attribute=attribute, max=limit,
+                                      min=at_least)
     delegated = [
         Grant(
             id=f"{g.id}@{to.value}-delegated",
             role=to,
             actions=(action,),
             conditions=(*g.conditions, limit_condition),
-            description=f"{from_role} delegates {action} to {to} for {attribute} <= {limit}",
+            description=f"{from_role} delegates {action} to {to} for {limit_condition.rule()}",
         )
         for g in sources
     ]

@@ -17,7 +17,14 @@ import inspect
 from remit.actors import Agent, AsyncAgent, Briefing, Observation, Persona
 from remit.actors.personas import build_personas
 from remit.actors.policy import policy_text
-from remit.authority import Action, ControlMode, Role, who_can
+from remit.authority import (
+    Action,
+    ControlMode,
+    Role,
+    authority_prose,
+    describe_authority,
+    who_can,
+)
 from remit.catalogue import shared_catalogue
 from remit.errors import InfrastructureError, RunAbortedError
 from remit.harness.driving import drive, interruptible
@@ -64,17 +71,20 @@ def world_for(scenario: Scenario, mode: ControlMode) -> World:
 
 
 def briefing_for(scenario: Scenario, mode: ControlMode) -> Briefing:
-    """The agent's briefing: role, policy, tools, owners, and the plan in oracle-plan."""
+    """The agent's briefing: role, policy, tools, who may do what on which conditions, and
+    the plan in oracle-plan."""
     owners = {
         action: tuple(sorted(who_can(mode, action), key=lambda r: r.value))
         for action in Action
     }
+    authority = describe_authority(mode)
     return Briefing(
         role=Role.AGENT,
         mode=mode.name,
-        policy=policy_text(),
+        policy=f"{policy_text().rstrip()}\n\n{authority_prose(authority, mode=mode.name)}\n",
         tools=tool_specs(),
         owners=owners,
+        authority=authority,
         quote_id=scenario.terms.quote_id,
         max_steps=scenario.max_steps,
         plan=scenario.plan if mode.plan_in_briefing else None,

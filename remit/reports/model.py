@@ -61,7 +61,7 @@ __all__ = [
     "TrialRow",
 ]
 
-REPORT_VERSION = "2.0"
+REPORT_VERSION = "2.1"
 """The version of the report's data (and of its JSON Schema): ``major.minor``."""
 
 TrailPolicy = Literal["failing", "all", "none"]

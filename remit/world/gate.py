@@ -10,6 +10,7 @@ what to do.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -47,7 +48,7 @@ from remit.world.trail import DecisionEntry, HandoffEntry, TransitionEntry
 if TYPE_CHECKING:
     from remit.world.world import World
 
-__all__ = ["write"]
+__all__ = ["line_facts", "write"]
 
 _HUNDRED = Decimal(100)
 
@@ -181,14 +182,30 @@ def _answered_handoffs(world: World, role: Role, action: Action, quote_id: str) 
     ]
 
 
+def line_facts(lines: Sequence[QuoteLine]) -> dict[str, Decimal | None]:
+    """The numbers an authority condition can test, from a quote's lines.
+
+    ``discount_pct``: the largest line discount; ``margin_pct``: the smallest line
+    margin; ``amount``: the net total; ``quantity``: the largest line quantity. Each is
+    ``None`` for a quote without lines, so a condition on it fails closed. ``get_quote``
+    shows the same numbers, so an agent can tell whether a bounded delegation covers it.
+    """
+    if not lines:
+        return {"discount_pct": None, "margin_pct": None, "amount": None, "quantity": None}
+    return {
+        "discount_pct": max(ln.discount_pct for ln in lines),
+        "margin_pct": min(ln.margin_pct for ln in lines),
+        "amount": sum((ln.net_price.amount for ln in lines), Decimal(0)),
+        "quantity": Decimal(max(ln.quantity for ln in lines)),
+    }
+
+
 def _request(world: World, role: Role, action: Action, quote: Quote,
              inputs: _Inputs) -> Request:
     lines = inputs.lines or quote.current.lines
     evidence = inputs.evidence
     context = RequestContext(
-        discount_pct=max((ln.discount_pct for ln in lines), default=None),
-        margin_pct=min((ln.margin_pct for ln in lines), default=None),
-        amount=sum((ln.net_price.amount for ln in lines), Decimal(0)) if lines else None,
+        **line_facts(lines),
         evidence=tuple(CitedEvidence(id=doc.id, kind=doc.kind.value,
                                      released=doc.status.value == "released")
                        for doc in evidence),

@@ -325,6 +325,8 @@ def quote_view(quote: Quote, world: World) -> dict[str, JsonValue]:
              "cited": [s.name for s in ln.cited]}
             for ln in current.lines
         ],
+        "authority_facts": {name: None if value is None else format(value.normalize(), "f")
+                            for name, value in gate.line_facts(current.lines).items()},
         "approved_by": None if approval is None else approval.role.value,
         "handoffs": [
             {"id": h.id, "owner": h.owner.value, "action": h.action.value, "status": h.status}

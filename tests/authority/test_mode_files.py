@@ -82,7 +82,7 @@ def test_no_delegations_is_the_base_of_the_given_map_renamed() -> None:
      "finance, system"),
     (FIVE_PCT.replace("limit: 5", "limit: 5\n    until: 2027"),
      "delegations[0].until: unknown field; valid fields: action, from, to, attribute, "
-     "limit, lift_separation"),
+     "limit, at_least, lift_separation"),
     ("- name: x\n", "the document must be a mapping with keys name, base, map, delegations"),
     ("name: [x\n", "not valid YAML"),
 ])

@@ -30,11 +30,13 @@ def test_the_prompt_states_role_quote_mode_policy_and_budget() -> None:
 
 def test_the_owners_of_each_action_follow_the_mode() -> None:
     dual = prompt("dual_control")
-    assert "- approve: finance\n" in dual
-    assert "- configure: agent (you)\n" in dual
+    assert ("- approve: finance, never by the actor who performed submit on the quote\n"
+            in dual)
+    assert "- configure: you (agent)\n" in dual
     assert "- accept: buyer\n" in dual
+    assert "- confirm_fit: technical_owner, citing a released datasheet; buyer," in dual
     all_tools = prompt("all_tools")
-    assert "- approve: agent (you), finance\n" in all_tools
+    assert "- approve: finance; you (agent)\n" in all_tools  # SoD lifted in all-tools
 
 
 def test_hand_offs_are_explained() -> None:

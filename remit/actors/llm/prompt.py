@@ -1,10 +1,10 @@
 """The system prompt an LLM agent gets, built from its briefing, and the tool definitions.
 
-The prompt states the role, the supplier's policy, who holds each action in this mode,
-how hand-offs work, how the conversation runs (plain text is a message to the buyer),
-the step budget and, in oracle-plan, the reference plan. Tool schemas come from the
-world (:func:`remit.world.tool_specs`): they are sent as ``tools`` in ``native`` and
-``auto`` format, and written into the prompt in ``content-json`` format.
+The prompt states the role, the supplier's policy (ending with who may do what in this
+mode, on which conditions), how hand-offs work, how the conversation runs (plain text is
+a message to the buyer), the step budget and, in oracle-plan, the reference plan. Tool
+schemas come from the world (:func:`remit.world.tool_specs`): they are sent as ``tools``
+in ``native`` and ``auto`` format, and written into the prompt in ``content-json`` format.
 
 :func:`prompt_hash` fingerprints the prompt for a run's manifest: it changes when the
 template, the policy or the tool schemas change.
@@ -26,7 +26,14 @@ from pydantic import JsonValue
 from remit.actors.llm.config import ToolCallFormat
 from remit.actors.policy import policy_text
 from remit.actors.protocol import Briefing
-from remit.authority import Action, Role, builtin_modes, who_can
+from remit.authority import (
+    Action,
+    Role,
+    authority_prose,
+    builtin_modes,
+    describe_authority,
+    who_can,
+)
 from remit.world import ToolSpec, tool_specs
 
 __all__ = ["prompt_hash", "system_prompt", "tool_definitions"]
@@ -91,7 +98,10 @@ def system_prompt(briefing: Briefing, fmt: ToolCallFormat = ToolCallFormat.AUTO)
         _INTRO.format(role=briefing.role.value, quote_id=briefing.quote_id,
                       mode=briefing.mode),
         briefing.policy.strip(),
-        "# Who holds each action in this mode\n" + _owners(briefing),
+        # A briefing from remit carries who may do what, with conditions, in its policy;
+        # one built by hand may have only the owners.
+        *([] if briefing.authority else
+          ["# Who holds each action in this mode\n" + _owners(briefing)]),
         "# Hand-offs\n" + _HANDOFFS,
         "# How the conversation runs\n" + _TURNS.format(max_steps=briefing.max_steps),
     ]
@@ -121,8 +131,10 @@ def prompt_hash(fmt: ToolCallFormat = ToolCallFormat.AUTO) -> str:
     mode = builtin_modes()["dual_control"]
     owners = {action: tuple(sorted(who_can(mode, action), key=lambda role: role.value))
               for action in Action}
-    briefing = Briefing(role=Role.AGENT, mode=mode.name, policy=policy_text(),
-                        tools=tool_specs(), owners=owners, quote_id="Q-1", max_steps=40)
+    authority = describe_authority(mode)
+    policy = f"{policy_text().rstrip()}\n\n{authority_prose(authority, mode=mode.name)}\n"
+    briefing = Briefing(role=Role.AGENT, mode=mode.name, policy=policy, tools=tool_specs(),
+                        owners=owners, authority=authority, quote_id="Q-1", max_steps=40)
     payload = system_prompt(briefing, fmt) + json.dumps(
         tool_definitions(briefing.tools), sort_keys=True)
     return "sha256:" + hashlib.sha256(payload.encode()).hexdigest()[:16]
