@@ -530,13 +530,13 @@ def compare_runs(
         for line in comparison_lines(result):
             out.print(line, markup=False)
     if gate:
-        _gate(result, rows, gate, to_stderr=as_json)
+        _gate(result, rows, gate)
 
 
-def _gate(result: Comparison, rows: Sequence[TradeoffRow], gate: Sequence[str], *,
-          to_stderr: bool) -> None:
-    """Say how ``--fail-if-worse`` went; exit 1 when side b is significantly worse."""
-    out = console(stderr=to_stderr)
+def _gate(result: Comparison, rows: Sequence[TradeoffRow], gate: Sequence[str]) -> None:
+    """Say on stderr how ``--fail-if-worse`` went (stdout keeps the comparison); exit 1
+    when side b is significantly worse."""
+    out = console(stderr=True)
     a, b = result.a.label, result.b.label
     present = {row.metric for row in rows}
     for metric in gate:
@@ -552,8 +552,7 @@ def _gate(result: Comparison, rows: Sequence[TradeoffRow], gate: Sequence[str], 
         return
     found = "; ".join(f"{row.label} ({row.value_a:.3f} -> {row.value_b:.3f}, diff "
                       f"{row.difference:+.3f}, p = {row.p_value:.4f})" for row in worse)
-    console(stderr=True).print(f"fail-if-worse: {b} is significantly worse than {a} on "
-                               f"{found}", markup=False)
+    out.print(f"fail-if-worse: {b} is significantly worse than {a} on {found}", markup=False)
     raise typer.Exit(PROBLEMS_FOUND)
 
 

@@ -21,6 +21,12 @@ Sections, in reading order:
 - ``failure_causes``: failures grouped by broken expectation and fit rule.
 - ``scenarios``: one row per scenario with per-mode passes and flips.
 - ``trials``: one row per trial, with its approval trail when the trail policy keeps it.
+
+A :class:`ComparisonReport` is the report of one comparison (``remit report RUN1 RUN2``,
+:func:`remit.reports.build_comparison_report`): the comparison, both manifests, the
+trade-off rows, and each flipping scenario with a trial of each side
+(:class:`FlipTrails`). It is rendered as HTML and Markdown; its JSON is the comparison's
+(:func:`remit.reports.comparison_json`), not versioned with the run report.
 """
 
 from __future__ import annotations
