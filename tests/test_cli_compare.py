@@ -368,3 +368,24 @@ def test_an_unknown_run_is_one_line_and_exit_2(runs: Runs, command: list[str],
     assert err.startswith("error: no run with run_id='r-nope' in ")
     assert err.strip().endswith("list them all with `remit runs`")
     assert not (tmp_path / "cmp.md").exists()
+
+
+def test_the_gate_works_on_two_modes_of_one_run_and_names_them(runs: Runs) -> None:
+    status, _, err = _invoke(runs, "compare", runs.oracle, "--modes", "all_tools,dual_control",
+                             "--fail-if-worse", "mean_review_minutes")
+    assert status == 1  # dual control makes the owners review
+    assert err.startswith("fail-if-worse: dual_control is significantly worse than all_tools "
+                          "on review minutes (1.500 -> 137.300, diff +135.800, p = 0.0020)")
+    status, _, err = _invoke(runs, "compare", runs.oracle, "--modes", "dual_control,all_tools",
+                             "--fail-if-worse", "mean_review_minutes")
+    assert status == 0
+    assert err.startswith("fail-if-worse: passed; all_tools is not significantly worse than "
+                          "dual_control on review minutes")
+
+
+def test_across_two_runs_modes_names_one_mode(runs: Runs) -> None:
+    status, out, err = _invoke(runs, "compare", runs.oracle, runs.guessing, "--modes",
+                               "dual_control,all_tools")
+    assert (status, out) == (2, "")
+    assert err.strip() == ("error: across two runs --modes names the one mode to compare, got "
+                           "'dual_control,all_tools'; pass --modes M")
