@@ -162,9 +162,11 @@ def test_compare_refuses_runs_of_different_scorers_unless_forced(db: str, tmp_pa
     assert refused.exit_code == 2
     assert refused.stdout == ""
     assert len(refused.stderr.strip().splitlines()) == 1
-    assert refused.stderr.startswith(f"error: cannot compare {old!r} with {new!r}: scorer "
-                                     "version differs (a='1', b='2'); compare runs of the same "
-                                     "suite scored by the same scorer, or pass --force")
+    # the sides are named by run id and agent
+    assert refused.stderr.startswith(f"error: cannot compare '{old} (baseline)' with "
+                                     f"'{new} (baseline)': scorer version differs (a='1', "
+                                     "b='2'); compare runs of the same suite scored by the "
+                                     "same scorer, or pass --force")
 
     forced = cli.invoke(app, ["compare", old, new, "--db", db, "--force"],
                         env={"COLUMNS": "200"})

@@ -35,18 +35,26 @@ error treatment: ``exclude`` drops them, ``failure`` counts them as failed trial
 report counts both.
 
 Two sides are comparable only when their suite fingerprint and scorer version agree;
-otherwise :func:`compare` raises :class:`NotComparableError` naming what differs, unless
+otherwise :func:`compare` raises :class:`NotComparableError` naming what differs (and,
+when the runs selected different scenarios of their suite, both selections), unless
 ``force=True``, which compares anyway and puts the sentence in ``warnings``. Sides that
 share no scenario are never compared. Each side's trial scores are read through
 :func:`remit.harness.rates.aggregable`, so scores kept by an older scorer aggregate.
 
+What is compared, and how it is named: two modes of one run (``kind="modes"``; each side
+is labelled by its mode) or two runs (``kind="runs"``; each side is labelled by its run id
+and agent, ``r-20261129-1530-4f9c (baseline)``, and by its mode too when the sides'
+modes differ). ``Comparison.title`` says it in one line, and every report names the
+sides by these labels. When both runs recorded their agent's code identity and the
+agents have the same import path and declared configuration but different code hashes,
+a warning says the agents differ only by code.
+
 Example:
-    >>> a = Side(label="dual_control", manifest=manifest, mode="dual_control",
-    ...          trials=result.trials)                               # doctest: +SKIP
-    >>> b = Side(label="all_tools", manifest=manifest, mode="all_tools",
-    ...          trials=result.trials)                               # doctest: +SKIP
-    >>> compare(a, b).model_dump(mode="json")["delta"]               # doctest: +SKIP
-    -0.2
+    >>> a = Side(manifest=manifest, mode="dual_control", trials=result.trials)  # doctest: +SKIP
+    >>> b = Side(manifest=manifest, mode="all_tools", trials=result.trials)     # doctest: +SKIP
+    >>> c = compare(a, b)                                                       # doctest: +SKIP
+    >>> c.title, c.delta                                                        # doctest: +SKIP
+    ('modes dual_control vs all_tools of run r-1 (baseline), 6 paired scenarios', -0.2)
 """
 
 from __future__ import annotations
@@ -62,22 +70,25 @@ from pydantic import BaseModel, ConfigDict, Field
 from remit.actors.llm.provenance import LLM_CACHE_KEY
 from remit.errors import RemitError
 from remit.harness.aggregate import ModeSummary, ScoredTrial, aggregate
-from remit.harness.manifest import RunManifest
+from remit.harness.manifest import RunManifest, ScenarioSelection
 from remit.harness.rates import RATES, aggregable, measured_only, unmeasured
 from remit.harness.runner import TrialRecord
 
 __all__ = [
     "CONFIDENCE",
     "Comparison",
+    "ComparisonKind",
     "Flip",
     "MissingScenario",
     "NotComparableError",
     "Side",
     "SideReport",
     "compare",
+    "describe_selection",
     "mcnemar_exact_p",
     "model_calls_source",
     "paired_bootstrap",
+    "side_labels",
     "sign_flip_p",
 ]
 
@@ -87,6 +98,9 @@ CONFIDENCE = 0.95
 _TAIL = Fraction(1, 40)  # (1 - 0.95) / 2, kept exact so the order statistics are exact
 
 Outcome = Literal["pass", "fail"]
+
+ComparisonKind = Literal["modes", "runs"]
+"""What a comparison compares: two modes of one run, or two runs."""
 
 
 class NotComparableError(RemitError, ValueError):
@@ -119,7 +133,10 @@ class Side(BaseModel):
     """One side of a comparison: a mode of a run.
 
     Attributes:
-        label: how reports name the side (``dual_control``, ``r-20261129-1530-4f9c``).
+        label: how reports name the side; ``None`` (the default) lets :func:`compare`
+            name it: by its mode (``dual_control``) when both sides are modes of one run,
+            by run id and agent (``r-20261129-1530-4f9c (baseline)``) when they are two
+            runs, followed by the mode when the two runs' sides are different modes.
         manifest: the run's manifest.
         mode: the control mode compared; must be one of the manifest's modes.
         trials: the run's trials; those of other modes are ignored.
@@ -127,7 +144,7 @@ class Side(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    label: str
+    label: str | None = None
     manifest: RunManifest
     mode: str
     trials: tuple[TrialRecord, ...]
@@ -168,7 +185,8 @@ class SideReport(BaseModel):
     """What the comparison saw of one side.
 
     Attributes:
-        label, run_id, mode, mode_fingerprint, agent_id: the side's identity.
+        label: how every report names the side (see :class:`Side`).
+        run_id, mode, mode_fingerprint, agent_id: the side's identity.
         on_exhausted: the side's treatment of infrastructure errors.
         excluded: infrastructure-error trials left out of the comparison.
         infra_failures: infrastructure-error trials counted as failures.
@@ -199,7 +217,11 @@ class Comparison(BaseModel):
     """Side ``b`` compared with side ``a``, paired by scenario (``remit compare --json``).
 
     Attributes:
-        a, b: the sides.
+        kind: ``modes`` (two modes of one run) or ``runs`` (two runs).
+        title: what is compared, in one line: ``runs r-A (baseline) vs r-B (oracle),
+            mode dual_control, 10 paired scenarios`` or ``modes all_tools vs dual_control
+            of run r-A (baseline), 10 paired scenarios``.
+        a, b: the sides; their ``label`` names them wherever the comparison is shown.
         n_paired: scenarios with counted trials on both sides.
         pass1_a, pass1_b: each side's pass^1 over the paired scenarios.
         delta: ``pass1_b - pass1_a``.
@@ -211,12 +233,15 @@ class Comparison(BaseModel):
         missing: scenarios left out of the pairing.
         excluded: infrastructure-error trials excluded, both sides together.
         warnings: sentences a reader must see (forced comparison, differing mode
-            fingerprints or error treatments, rates a side's scorer did not measure).
+            fingerprints or error treatments, agents that differ only by code, rates a
+            side's scorer did not measure).
         forced: ``force=True`` overrode a difference in suite or scorer.
     """
 
     model_config = ConfigDict(frozen=True)
 
+    kind: ComparisonKind
+    title: str
     a: SideReport
     b: SideReport
     n_paired: int
@@ -344,32 +369,115 @@ def _count(side: Side) -> _Counted:
                     excluded=excluded, infra_failures=infra_failures)
 
 
-def _check_modes(a: Side, b: Side) -> None:
+def _kind(a: Side, b: Side) -> ComparisonKind:
+    return "modes" if a.manifest.run_id == b.manifest.run_id else "runs"
+
+
+def _label(side: Side, kind: ComparisonKind, same_mode: bool) -> str:
+    if side.label is not None:
+        return side.label
+    if kind == "modes":
+        return side.mode
+    label = f"{side.manifest.run_id} ({side.manifest.agent_id})"
+    return label if same_mode else f"{label} {side.mode}"
+
+
+def side_labels(a: Side, b: Side) -> tuple[str, str]:
+    """How reports name the two sides (see :class:`Side`): their own labels, else by
+    mode within one run, by run id and agent across two runs.
+
+    Example:
+        >>> side_labels(Side(manifest=m1, mode="dual_control", trials=()),
+        ...             Side(manifest=m2, mode="dual_control", trials=()))  # doctest: +SKIP
+        ('r-1 (baseline)', 'r-2 (oracle)')
+    """
+    kind, same = _kind(a, b), a.mode == b.mode
+    return _label(a, kind, same), _label(b, kind, same)
+
+
+def _title(kind: ComparisonKind, a: Side, b: Side, labels: tuple[str, str], paired: int) -> str:
+    count = f"{paired} paired scenario{'' if paired == 1 else 's'}"
+    if kind == "modes":
+        m = a.manifest
+        return f"modes {labels[0]} vs {labels[1]} of run {m.run_id} ({m.agent_id}), {count}"
+    mode = f", mode {a.mode}" if a.mode == b.mode else ""
+    return f"runs {labels[0]} vs {labels[1]}{mode}, {count}"
+
+
+def _check_modes(a: Side, b: Side, labels: tuple[str, str]) -> None:
     for name, side in (("a", a), ("b", b)):
         modes = [m.name for m in side.manifest.modes]
         if side.mode not in modes:
-            raise NotComparableError(a.label, b.label, [
+            raise NotComparableError(*labels, [
                 f"side {name} names mode={side.mode!r}, which run "
                 f"{side.manifest.run_id!r} did not run (its modes: {', '.join(modes)})"],
                 remedy="pick one of the run's modes (remit compare --modes a,b)")
 
 
-def _comparability(a: Side, b: Side, *, force: bool) -> tuple[list[str], bool]:
+def describe_selection(selection: ScenarioSelection | None, suite_id: str,
+                       total: int | None = None) -> str:
+    """Which scenarios of its suite a run ran, for a sentence: ``12 of 120 scenarios of
+    core (--tag discount)``, ``all 120 scenarios of core``.
+
+    Args:
+        selection: the manifest's selection (``None``: the whole suite).
+        suite_id: the suite's id.
+        total: the suite's size when ``selection`` does not say it.
+    """
+    if selection is None or selection.is_all:
+        size = selection.total if selection is not None and selection.total else total
+        return f"all {size} scenarios of {suite_id}" if size else f"all scenarios of {suite_id}"
+    filters = []
+    if selection.scenario_ids:
+        filters.append(f"--scenario {','.join(selection.scenario_ids)}")
+    if selection.keyword is not None:
+        filters.append(f"-k {selection.keyword!r}")
+    if selection.tags:
+        filters.append(f"--tag {','.join(selection.tags)}")
+    if selection.sample is not None:
+        seed = f" seed {selection.sample_seed}" if selection.sample_seed is not None else ""
+        filters.append(f"--sample {selection.sample}{seed}")
+    return (f"{selection.selected} of {selection.total} scenarios of {suite_id} "
+            f"({' '.join(filters)})")
+
+
+def _filters(selection: ScenarioSelection | None) -> tuple[object, ...]:
+    if selection is None or selection.is_all:
+        return ()
+    return (selection.scenario_ids, selection.keyword, selection.tags, selection.sample,
+            selection.sample_seed)
+
+
+def _selections(ma: RunManifest, mb: RunManifest) -> str:
+    """``run r-1 ran 12 of 120 scenarios of core (--tag discount), run r-2 ran all 120
+    scenarios of core``, or "" when the runs selected alike."""
+    if _filters(ma.selection) == _filters(mb.selection):
+        return ""
+    sides = []
+    for m, other in ((ma, mb), (mb, ma)):
+        known = other.selection is not None and other.suite_id == m.suite_id
+        total = other.selection.total if other.selection is not None and known else None
+        sides.append(f"run {m.run_id} ran {describe_selection(m.selection, m.suite_id, total)}")
+    return ", ".join(sides)
+
+
+def _comparability(a: Side, b: Side, labels: tuple[str, str], *,
+                   force: bool) -> tuple[list[str], bool]:
     ma, mb = a.manifest, b.manifest
     differences: dict[str, tuple[str, str]] = {}
     problems: list[str] = []
     if ma.suite_fingerprint != mb.suite_fingerprint:
         differences["suite_fingerprint"] = (ma.suite_fingerprint, mb.suite_fingerprint)
+        selections = _selections(ma, mb)
         problems.append(f"suite fingerprint differs (a={ma.suite_fingerprint[:12]!r} of "
                         f"suite {ma.suite_id!r}, b={mb.suite_fingerprint[:12]!r} of suite "
-                        f"{mb.suite_id!r})")
+                        f"{mb.suite_id!r})" + (f": {selections}" if selections else ""))
     if ma.scorer_version != mb.scorer_version:
         differences["scorer_version"] = (ma.scorer_version, mb.scorer_version)
         problems.append(f"scorer version differs (a={ma.scorer_version!r}, "
                         f"b={mb.scorer_version!r})")
     if problems and not force:
-        raise NotComparableError(a.label, b.label, problems, differences=differences,
-                                 forceable=True)
+        raise NotComparableError(*labels, problems, differences=differences, forceable=True)
     warnings = []
     if problems:
         warnings.append(f"forced comparison: {'; '.join(problems)}; the sides may have run "
@@ -388,8 +496,24 @@ def _comparability(a: Side, b: Side, *, force: bool) -> tuple[list[str], bool]:
         warnings.append(f"one side's model calls were replayed from cassettes and the "
                         f"other's were live (a: {ca}, b: {cb}): a difference may be the "
                         "model's drift since recording, not the agent's")
+    code = _code_only_difference(ma, mb)
+    if code:
+        warnings.append(code)
     warnings += _unmeasured_warnings(a, b)
     return warnings, bool(problems)
+
+
+def _code_only_difference(ma: RunManifest, mb: RunManifest) -> str:
+    """The warning that two runs' agents differ only by their source code, or ""."""
+    ia, ib = ma.agent, mb.agent
+    if ia is None or ib is None or ia.import_path is None or ma.run_id == mb.run_id:
+        return ""
+    if (ia.import_path != ib.import_path or ia.declared_config != ib.declared_config
+            or ia.code_hash is None or ib.code_hash is None or ia.code_hash == ib.code_hash):
+        return ""
+    return (f"the agents differ only by code: both are {ia.import_path} with the same "
+            f"declared configuration, but its source changed between the runs (code hash "
+            f"a={ia.code_hash[:12]!r}, b={ib.code_hash[:12]!r})")
 
 
 def _unmeasured_warnings(a: Side, b: Side) -> list[str]:
@@ -438,9 +562,10 @@ def _rate(trials: Sequence[ScoredTrial]) -> Fraction:
     return Fraction(sum(t.score.passed for t in trials), len(trials))
 
 
-def _report(side: Side, counted: _Counted, paired: Sequence[str], pass1: float) -> SideReport:
+def _report(side: Side, label: str, counted: _Counted, paired: Sequence[str],
+            pass1: float) -> SideReport:
     trials = [t for s in paired for t in counted.by_scenario[s]]
-    return SideReport(label=side.label, run_id=side.manifest.run_id, mode=side.mode,
+    return SideReport(label=label, run_id=side.manifest.run_id, mode=side.mode,
                       mode_fingerprint=_mode_fingerprint(side), agent_id=side.manifest.agent_id,
                       on_exhausted=side.manifest.error_treatment.on_exhausted,
                       excluded=counted.excluded, infra_failures=counted.infra_failures,
@@ -467,12 +592,13 @@ def compare(a: Side, b: Side, *, force: bool = False, seed: int = 0,
             scenario with counted trials.
         remit.harness.AggregationError: a side holds the same trial twice.
     """
-    _check_modes(a, b)
-    warnings, forced = _comparability(a, b, force=force)
+    labels = side_labels(a, b)
+    _check_modes(a, b, labels)
+    warnings, forced = _comparability(a, b, labels, force=force)
     counted_a, counted_b = _count(a), _count(b)
     paired = [s for s in counted_a.by_scenario if s in counted_b.by_scenario]
     if not paired:
-        raise NotComparableError(a.label, b.label, [
+        raise NotComparableError(*labels, [
             f"the sides share no scenario with counted trials (a has "
             f"{len(counted_a.by_scenario)} in mode {a.mode!r}, b has "
             f"{len(counted_b.by_scenario)} in mode {b.mode!r})"],
@@ -492,9 +618,11 @@ def compare(a: Side, b: Side, *, force: bool = False, seed: int = 0,
                                               "to": "pass" if pass_b else "fail"}))
     b01 = sum(f.to == "pass" for f in flips)
     b10 = len(flips) - b01
+    kind = _kind(a, b)
     return Comparison(
-        a=_report(a, counted_a, paired, pass1_a),
-        b=_report(b, counted_b, paired, pass1_b),
+        kind=kind, title=_title(kind, a, b, labels, n),
+        a=_report(a, labels[0], counted_a, paired, pass1_a),
+        b=_report(b, labels[1], counted_b, paired, pass1_b),
         n_paired=n, pass1_a=pass1_a, pass1_b=pass1_b,
         delta=float(sum(differences) / n), delta_low=low, delta_high=high,
         resamples=resamples, seed=seed,

@@ -2,12 +2,20 @@
 
 Terminal views (rich), Markdown, versioned JSON (with a JSON Schema), JUnit, and one
 self-contained HTML page; :func:`write_report` picks the format from the file suffix.
+The report of a comparison of two runs (:func:`build_comparison_report`) is HTML,
+Markdown or JSON (:func:`write_comparison_report`).
 """
 
 from __future__ import annotations
 
 from remit.reports.approval import approval_trail
 from remit.reports.build import build_report
+from remit.reports.comparison import (
+    build_comparison_report,
+    comparison_json,
+    gate_metrics,
+    worse_rows,
+)
 from remit.reports.console import (
     FailureGroup,
     approval_lines,
@@ -28,7 +36,7 @@ from remit.reports.explain import (
     explain_failure,
     first_divergence,
 )
-from remit.reports.html import DEFAULT_MAX_TRIAL_SECTIONS, render_html
+from remit.reports.html import DEFAULT_MAX_TRIAL_SECTIONS, render_comparison_html, render_html
 from remit.reports.jsonreport import (
     REPORT_SCHEMA_VERSION,
     parse_report,
@@ -37,18 +45,27 @@ from remit.reports.jsonreport import (
     report_schema_json,
 )
 from remit.reports.junit import render_junit
-from remit.reports.markdown import render_markdown
+from remit.reports.markdown import render_comparison_markdown, render_markdown
 from remit.reports.model import (
     REPORT_VERSION,
     ApprovalTrail,
+    ComparisonReport,
     DecisionRow,
+    FlipTrails,
     ModeComparison,
     ModeReport,
     RunReport,
     TrailPolicy,
     TrialRow,
 )
-from remit.reports.writing import REPORT_FORMATS, ReportFormat, format_for, write_report
+from remit.reports.writing import (
+    REPORT_FORMATS,
+    ReportFormat,
+    comparison_format_for,
+    format_for,
+    write_comparison_report,
+    write_report,
+)
 
 __all__ = [
     "DEFAULT_MAX_TRIAL_SECTIONS",
@@ -57,8 +74,10 @@ __all__ = [
     "REPORT_SCHEMA_VERSION",
     "REPORT_VERSION",
     "ApprovalTrail",
+    "ComparisonReport",
     "DecisionRow",
     "FailureGroup",
+    "FlipTrails",
     "ModeComparison",
     "ModeReport",
     "ReportFormat",
@@ -68,7 +87,10 @@ __all__ = [
     "approval_lines",
     "approval_table",
     "approval_trail",
+    "build_comparison_report",
     "build_report",
+    "comparison_format_for",
+    "comparison_json",
     "comparison_lines",
     "comparison_table",
     "describe_entry",
@@ -78,9 +100,12 @@ __all__ = [
     "failure_groups",
     "first_divergence",
     "format_for",
+    "gate_metrics",
     "manifest_table",
     "mode_table",
     "parse_report",
+    "render_comparison_html",
+    "render_comparison_markdown",
     "render_html",
     "render_json",
     "render_junit",
@@ -89,5 +114,7 @@ __all__ = [
     "report_schema_json",
     "runs_table",
     "trail_table",
+    "worse_rows",
+    "write_comparison_report",
     "write_report",
 ]

@@ -24,7 +24,6 @@ Example:
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
@@ -76,7 +75,8 @@ from remit.reports.model import (
 )
 from remit.scenarios import Scenario, Suite
 
-__all__ = ["build_report", "failure_cause", "required_handoffs", "tradeoff_rows", "trial_id"]
+__all__ = ["TESTED_METRICS", "build_report", "control_modes", "failure_cause",
+           "required_handoffs", "tradeoff_rows", "trial_id", "trial_row"]
 
 _RULE = re.compile(r"\b(C[1-7]|S[1-3])\b")
 _ACTIONS = frozenset(a.value for a in Action)
@@ -187,9 +187,6 @@ _TRADEOFF_RESAMPLES = 2_000
 """Resamples per trade-off metric (up to sixteen of them per pair of modes; pass^1 keeps
 the comparison's own)."""
 
-SIGNIFICANCE = 0.05
-"""A trade-off row names a better mode only when its paired test's p is below this."""
-
 _MEANS: dict[str, Callable[[TrialScore], Fraction]] = {
     "mean_clarification_rounds": lambda s: Fraction(s.clarification_rounds),
     "mean_review_minutes": lambda s: Fraction(s.review_minutes),
@@ -199,6 +196,13 @@ _MEANS: dict[str, Callable[[TrialScore], Fraction]] = {
 """Trade-off metrics that are means of a per-trial value, and that value."""
 
 _RATES = {r.key: r for r in RATES}
+
+TESTED_METRICS: tuple[str, ...] = (
+    "pass_hat_1", *(r.key for r in RATES if not r.per_item), *_MEANS,
+    *(r.key for r in RATES if r.per_item))
+"""The trade-off metrics whose rows carry a paired test, so that one side can be found
+better or worse on them: pass^1, the headline rates, the per-trial means and the
+per-item rates (not pass^k for k > 1 nor the agent-error count)."""
 
 _Pairs = Sequence[tuple[Sequence[TrialScore], Sequence[TrialScore]]]
 
@@ -256,7 +260,8 @@ def tradeoff_rows(c: Comparison, a_records: Sequence[TrialRecord],
     rates of :data:`remit.harness.RATES`, the per-trial means, agent errors, then the
     per-item rates (``per_item``). A rate either side's scorer did not measure has no row,
     nor has a per-item rate either side had no item of (no claim of that kind, no
-    citation, no hand-off opened): there is nothing to compare.
+    citation, no hand-off opened): there is nothing to compare. A row's ``better`` names
+    the side its test favours by that side's label (``c.a.label``, ``c.b.label``).
 
     Args:
         c: the comparison (:func:`remit.harness.compare`).
@@ -299,13 +304,13 @@ def tradeoff_rows(c: Comparison, a_records: Sequence[TrialRecord],
             low, high = paired_bootstrap(diffs, seed=seed, resamples=resamples)
             p = sign_flip_p(diffs, seed=seed, resamples=resamples)
             paired = len(diffs)
-        clear = p is not None and p < SIGNIFICANCE and not math.isclose(va, vb, abs_tol=1e-12)
-        better = (b.mode if (difference > 0) == higher else a.mode) if clear else None
         per_item = metric in _RATES and _RATES[metric].per_item
-        rows.append(TradeoffRow(metric=metric, label=label, value_a=va, value_b=vb,
-                                difference=difference, higher_is_better=higher,
-                                per_item=per_item, low=low, high=high, p_value=p,
-                                paired_scenarios=paired, better=better))
+        row = TradeoffRow(metric=metric, label=label, value_a=va, value_b=vb,
+                          difference=difference, higher_is_better=higher, per_item=per_item,
+                          low=low, high=high, p_value=p, paired_scenarios=paired, better=None)
+        side = row.favours
+        rows.append(row if side is None else row.model_copy(
+            update={"better": c.a.label if side == "a" else c.b.label}))
     return tuple(rows)
 
 
@@ -447,8 +452,13 @@ def _scenario_rows(scenarios: Mapping[str, Scenario | None], modes: Sequence[str
 # -- trials --------------------------------------------------------------------------------
 
 
-def _control_modes(manifest: RunManifest, names: Sequence[str],
-                   given: Mapping[str, ControlMode] | None) -> dict[str, ControlMode | None]:
+def control_modes(manifest: RunManifest, names: Sequence[str],
+                  given: Mapping[str, ControlMode] | None = None
+                  ) -> dict[str, ControlMode | None]:
+    """The control modes named ``names`` as the run ran them: from ``given``, else a
+    built-in mode or a custom one whose definition the run kept, when its fingerprint is
+    the run's; ``None`` for a mode that cannot be rebuilt (its trails then have no grant
+    roles)."""
     fingerprints = {m.name: m.fingerprint for m in manifest.modes}
     found: dict[str, ControlMode | None] = {}
     for name in names:
@@ -465,6 +475,29 @@ def _control_modes(manifest: RunManifest, names: Sequence[str],
                 mode = candidate
         found[name] = mode
     return found
+
+
+def trial_row(manifest: RunManifest, record: TrialRecord, scenario: Scenario | None = None, *,
+              mode: ControlMode | None = None, roles: Mapping[str, str] | None = None,
+              with_trail: bool = True) -> TrialRow:
+    """One trial of a run as a report shows it, with its approval trail unless
+    ``with_trail`` is false (``record`` must then carry its trail).
+
+    Args:
+        manifest: the run's manifest (the trial's id, its error treatment).
+        record: the trial.
+        scenario: its scenario, for the divergence from the reference plan.
+        mode: its control mode (:func:`control_modes`), for the grants' roles.
+        roles: grant id -> role; default: from ``mode``'s map.
+        with_trail: build the approval trail.
+    """
+    s = record.scored
+    trail = approval_trail(record, scenario, mode=mode, roles=roles) if with_trail else None
+    return TrialRow(
+        id=trial_id(manifest, record), scenario_id=s.scenario_id, mode=s.mode, trial=s.trial,
+        seed=record.seed, passed=s.score.passed and record.infra_error is None,
+        counted=_counted(manifest, record), infra_error=record.infra_error, score=s.score,
+        trail=trail)
 
 
 def _keeps(policy: TrailPolicy, records: Sequence[TrialRecord]) -> list[bool]:
@@ -551,20 +584,13 @@ def build_report(manifest: RunManifest, records: Sequence[TrialRecord],
     comparisons = _comparisons(manifest, records, names, notes, seed=seed,
                                resamples=resamples)
 
-    control = _control_modes(manifest, names, modes)
+    control = control_modes(manifest, names, modes)
     roles = {n: grant_roles(m) for n, m in control.items()}
     keep = _keeps(trails, records)
-    rows = []
-    for record, kept in zip(records, keep, strict=True):
-        s = record.scored
-        trail = approval_trail(record, scenarios.get(s.scenario_id), mode=control.get(s.mode),
-                               roles=roles.get(s.mode)) if kept else None
-        rows.append(TrialRow(
-            id=trial_id(manifest, record), scenario_id=s.scenario_id, mode=s.mode,
-            trial=s.trial, seed=record.seed,
-            passed=s.score.passed and record.infra_error is None,
-            counted=_counted(manifest, record), infra_error=record.infra_error,
-            score=s.score, trail=trail))
+    rows = [trial_row(manifest, record, scenarios.get(record.scored.scenario_id),
+                      mode=control.get(record.scored.mode), roles=roles.get(record.scored.mode),
+                      with_trail=kept)
+            for record, kept in zip(records, keep, strict=True)]
     notes.append(_policy_note(trails, sum(keep), len(records)))
     return RunReport(
         report_version=REPORT_VERSION,

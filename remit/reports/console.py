@@ -292,13 +292,14 @@ def approval_lines(trail: ApprovalTrail) -> list[str]:
 
 def comparison_table(comparison: Comparison,
                      tradeoff: Sequence[TradeoffRow] = ()) -> Table:
-    """Two sides of a comparison, one row per metric: each side's value (headline rates
-    with their Wilson intervals, per-item rates compactly below a rule) or, given the
-    trade-off rows, each side's value and the paired difference with its interval, p and
-    the side it favours (see :func:`remit.reports.build.tradeoff_rows`). Rates a side's
-    scorer did not measure have no row."""
+    """Two sides of a comparison, titled by what is compared (``Comparison.title``), a
+    column per side named by its label, one row per metric: each side's value (headline
+    rates with their Wilson intervals, per-item rates compactly below a rule) or, given
+    the trade-off rows, each side's value and the paired difference with its interval, p
+    and the label of the side it favours (see :func:`remit.reports.build.tradeoff_rows`).
+    Rates a side's scorer did not measure have no row."""
     a, b = comparison.a, comparison.b
-    table = Table(title=f"{a.label} vs {b.label} ({comparison.n_paired} paired scenarios)")
+    table = Table(title=comparison.title)
     table.add_column("metric", style="bold")
     table.add_column(a.label, justify="right")
     table.add_column(b.label, justify="right")

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from html import escape
 
+from remit.harness.compare import Comparison
 from remit.harness.rates import RATES
 from remit.harness.stats import Interval
 from remit.reports.charts import (
@@ -40,17 +41,28 @@ from remit.reports.charts import (
     pass_hat_k_chart,
     rates_chart,
 )
+from remit.reports.comparison import side_rows
 from remit.reports.html_style import OPEN_TARGET_SCRIPT, STYLE
-from remit.reports.model import FacetRow, ModeComparison, ModeReport, RunReport, TradeoffRow
+from remit.reports.model import (
+    ComparisonReport,
+    FacetRow,
+    FlipTrails,
+    ModeComparison,
+    ModeReport,
+    RunReport,
+    TradeoffRow,
+    TrialRow,
+)
 from remit.reports.swimlane import SWIMLANE_LEGEND, SWIMLANE_STYLE
 from remit.reports.trial_sections import (
     scenario_anchor,
     scenario_sections,
     shown_trials,
+    trial_anchor,
     trial_section,
 )
 
-__all__ = ["DEFAULT_MAX_TRIAL_SECTIONS", "render_html"]
+__all__ = ["DEFAULT_MAX_TRIAL_SECTIONS", "render_comparison_html", "render_html"]
 
 DEFAULT_MAX_TRIAL_SECTIONS = 1_000
 """Trial sections a page holds at most; beyond it, trials are counted, not shown."""
@@ -213,23 +225,38 @@ def _ordered(comparisons: Sequence[ModeComparison]) -> list[ModeComparison]:
     return sorted(comparisons, key=key)
 
 
-def _comparison(c: ModeComparison) -> str:
-    a, b = escape(c.a), escape(c.b)
-    verdict = (f'<p class="verdict">pass^1 delta ({b} &#8722; {a}) over {c.n_paired} paired '
-               f"scenarios: <b>{c.delta:+.3f}</b>, {c.confidence:.0%} paired bootstrap interval "
-               f"[{c.delta_low:+.3f}, {c.delta_high:+.3f}]; McNemar exact p = "
-               f"<b>{c.mcnemar_p:.4f}</b>. Scenarios passing only in {b}: {c.b01}; only in "
-               f"{a}: {c.b10}.</p>")
-    head = ["metric", a, b, f"{b} &#8722; {a}", "95% paired interval", "p", "better"]
-    tradeoff = _table(head, (_tradeoff_cells(r) for r in c.tradeoff if not r.per_item),
-                      "tradeoff")
+def _verdict(c: ModeComparison | Comparison) -> str:
+    """The pass^1 delta, its interval and McNemar's p, in one paragraph."""
+    a, b = (escape(c.a), escape(c.b)) if isinstance(c, ModeComparison) else \
+        (escape(c.a.label), escape(c.b.label))
+    return (f'<p class="verdict">pass^1 delta ({b} &#8722; {a}) over {c.n_paired} paired '
+            f"scenarios: <b>{c.delta:+.3f}</b>, {c.confidence:.0%} paired bootstrap interval "
+            f"[{c.delta_low:+.3f}, {c.delta_high:+.3f}]; McNemar exact p = "
+            f"<b>{c.mcnemar_p:.4f}</b>. Scenarios passing only in {b}: {c.b01}; only in "
+            f"{a}: {c.b10}.</p>")
+
+
+def _tradeoff(a: str, b: str, rows: Sequence[TradeoffRow], difference: str = "") -> str:
+    """The trade-off table of escaped side labels ``a`` and ``b`` (its difference column
+    headed ``difference``, default b &#8722; a in labels), with the per-item rates in a
+    second table."""
+    head = ["metric", a, b, difference or f"{b} &#8722; {a}", "95% paired interval", "p",
+            "better"]
+    tradeoff = _table(head, (_tradeoff_cells(r) for r in rows if not r.per_item), "tradeoff")
     items = [[*_tradeoff_cells(r), "" if r.paired_scenarios is None else str(r.paired_scenarios)]
-             for r in c.tradeoff if r.per_item]
+             for r in rows if r.per_item]
     if items:
         tradeoff += ('<p class="sub">Per item</p>'
                      + _table([*head, "paired scenarios"], items, "tradeoff-items")
                      + '<p class="muted">Each scenario\'s rate over its own trials; only '
                        "scenarios with items on both sides are paired.</p>")
+    return tradeoff
+
+
+def _comparison(c: ModeComparison) -> str:
+    a, b = escape(c.a), escape(c.b)
+    verdict = _verdict(c)
+    tradeoff = _tradeoff(a, b, c.tradeoff)
     flips = [f"{_scenario_link(f.scenario_id)}: {a} {f.outcome_a} &#8594; {b} {f.outcome_b}"
              for f in c.flips]
     parts = [f"<h3>{a} vs {b}</h3>", verdict, '<p class="sub">Trade-off</p>', tradeoff,
@@ -394,6 +421,111 @@ def render_html(report: RunReport, *,
         _comparisons(report), _charts(report),
         _failures(report), _scenario_table(report), scenario_sections(report, shown),
         _trial_sections(report, shown), _closing(report, shown, max_trial_sections),
+        f"<script>{OPEN_TARGET_SCRIPT}</script></body></html>\n",
+    ]
+    return _with_size("\n".join(parts))
+
+
+# -- the report of a comparison ------------------------------------------------------------
+
+
+def _trial_link(row: TrialRow) -> str:
+    return f'<a href="#{trial_anchor(row.id)}">{escape(row.id)}</a>'
+
+
+def _comparison_header(report: ComparisonReport) -> str:
+    c = report.comparison
+    a, b = escape(c.a.label), escape(c.b.label)
+    rows = "".join(f"<tr><th>{escape(field)}</th><td>{escape(va)}</td><td>{escape(vb)}</td>"
+                   "</tr>" for field, va, vb in side_rows(report))
+    warnings = "".join(f"<li>{escape(w)}</li>" for w in c.warnings)
+    toc = "".join(f'<a href="#{anchor}">{title}</a>' for anchor, title in (
+        ("metrics", "Metrics"), ("flips", "Flips"), ("trials", "Trails"),
+        ("closing", "Closing note")))
+    return (f"<header><h1>remit comparison: {escape(c.title)}</h1>"
+            f'<nav class="toc">{toc}</nav>'
+            f'<table class="manifest"><thead><tr><th></th><th>a: {a}</th><th>b: {b}</th>'
+            f"</tr></thead><tbody>{rows}</tbody></table>"
+            + (f'<ul class="notes">{warnings}</ul>' if warnings else "") + "</header>")
+
+
+def _flip_row(f: FlipTrails) -> list[str]:
+    def outcome(value: str) -> str:
+        return f'<span class="{"ok" if value == "pass" else "no"}">{value}</span>'
+    return [f"<b>{escape(f.scenario_id)}</b>", escape(f.title), outcome(f.outcome_a),
+            outcome(f.outcome_b), _trial_link(f.trial_a), _trial_link(f.trial_b)]
+
+
+def _comparison_flips(report: ComparisonReport) -> str:
+    c = report.comparison
+    a, b = escape(c.a.label), escape(c.b.label)
+    body = _table(["scenario", "title", a, b, f"trail on {a}", f"trail on {b}"],
+                  (_flip_row(f) for f in report.flips), "flips") if report.flips else \
+        '<p class="muted">No scenario flips.</p>'
+    missing = [f"{escape(m.scenario_id)}: missing on {a if m.missing_on == 'a' else b} "
+               f"({escape(m.reason.replace('_', ' '))})" for m in c.missing]
+    unpaired = (f'<p class="sub">Not paired ({len(missing)})</p>'
+                + _collapsed(missing, "scenarios not paired")) if missing else ""
+    return (f'<section id="flips"><h2>Flips ({len(report.flips)})</h2>'
+            "<p>Scenarios that pass on one side and fail on the other (a scenario passes "
+            "when all its trials passed). Each links to a trial of each side below: on the "
+            f"failing side its first failing trial.</p>{body}{unpaired}</section>")
+
+
+def _comparison_trials(report: ComparisonReport) -> str:
+    c = report.comparison
+    sections = []
+    for f in report.flips:
+        title = f" &#8212; {escape(f.title)}" if f.title else ""
+        sections.append(f"<h3>{escape(f.scenario_id)}{title}</h3>")
+        for name, side, outcome, row in (("a", c.a, f.outcome_a, f.trial_a),
+                                         ("b", c.b, f.outcome_b, f.trial_b)):
+            sections.append(f'<p class="sub">{name}: {escape(side.label)}: scenario '
+                            f'<span class="{"ok" if outcome == "pass" else "no"}">{outcome}'
+                            "</span></p>"
+                            + trial_section(row, scenario_link=False, unmeasured=side.unmeasured))
+    return (f'<section id="trials"><h2>Trails of the flipping scenarios</h2>'
+            f"<p>{2 * len(report.flips)} trials, two per flip; each is collapsed: open it for "
+            f"the approval trail, the transcript and the swimlane.</p>{SWIMLANE_LEGEND}"
+            f"{''.join(sections)}</section>")
+
+
+def render_comparison_html(report: ComparisonReport) -> str:
+    """The report of a comparison (``remit report RUN1 RUN2 -o cmp.html``) as one
+    self-contained page: the title saying what is compared, both sides' facts and the
+    warnings; the pass^1 verdict and the trade-off (each metric on both sides, the
+    paired difference, its interval and p, the better side by its label); the flips,
+    each linked to a trial section of each side; those trial sections (as in
+    :func:`render_html`: facts, swimlane, approval trail, transcript); a closing note.
+    Everything taken from stored text is escaped.
+
+    Returns:
+        The page; write it with ``encoding="utf-8"``. The same report always gives the
+        same text.
+    """
+    c = report.comparison
+    a, b = escape(c.a.label), escape(c.b.label)
+    metrics = ('<section id="metrics"><h2>Metrics</h2>' + _verdict(c)
+               + _tradeoff(f"a: {a}", f"b: {b}", report.tradeoff, "b &#8722; a")
+               + '<p class="muted">Differences are b &#8722; a; the interval is a 95% paired '
+                 "bootstrap over scenarios, p the paired test (McNemar's exact test for "
+                 "pass^1, a sign-flip randomization test otherwise); the better side is "
+                 "named only where p &lt; 0.05 (higher pass^k, lower everything else).</p>"
+                 "</section>")
+    closing = (f'<footer id="closing" class="closing"><h2>Closing note</h2>'
+               f"<p>Generated {report.generated_at:%Y-%m-%d %H:%M:%S %Z}. Any trial can be "
+               "shown in the terminal with <code>remit trail RUN/SCENARIO/MODE/TRIAL</code>; "
+               "each run's own report (<code>remit report RUN -o run.html</code>) holds its "
+               f"other trials.</p><p>This page is one self-contained file of {_SIZE_MARK} "
+               "(UTF-8); it loads nothing from the network and reads without JavaScript."
+               "</p></footer>")
+    parts = [
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>remit comparison {escape(c.title)}</title>"
+        f"<style>{STYLE}{SWIMLANE_STYLE}</style></head><body>",
+        _comparison_header(report), metrics, _comparison_flips(report),
+        _comparison_trials(report), closing,
         f"<script>{OPEN_TARGET_SCRIPT}</script></body></html>\n",
     ]
     return _with_size("\n".join(parts))

@@ -25,16 +25,19 @@ from remit.actors import AgentUsage
 from remit.catalogue import Money
 from remit.harness.rates import RATES
 from remit.harness.stats import Interval
+from remit.reports.comparison import side_rows
 from remit.reports.model import (
     ApprovalTrail,
     BreakdownCell,
+    ComparisonReport,
     ModeComparison,
     RunReport,
     TradeoffRow,
     TrialRow,
 )
 
-__all__ = ["MAX_CURVE_POINTS", "MAX_FLIPS", "MAX_SCENARIO_ROWS", "MAX_TRAILS", "render_markdown"]
+__all__ = ["MAX_CURVE_POINTS", "MAX_FLIPS", "MAX_SCENARIO_ROWS", "MAX_TRAILS",
+           "render_comparison_markdown", "render_markdown"]
 
 MAX_TRAILS = 20
 """Approval trails shown (one per failing scenario and mode first)."""
@@ -204,17 +207,26 @@ def _comparison(c: ModeComparison) -> list[str]:
         lines.append(f"  - ... and {len(c.flips) - MAX_FLIPS} more flips (see the JSON report)")
     lines += [f"- not paired: {m}" for m in c.missing]
     lines += [f"- **warning**: {w}" for w in c.warnings]
-    wins = {mode: [t.label for t in c.tradeoff if t.better == mode] for mode in (c.b, c.a)}
-    verdict = "; ".join(f"{mode} is better on {', '.join(labels)}"
-                        for mode, labels in wins.items() if labels) or "no clear difference"
-    head = ("metric", c.a, c.b, f"{c.b} - {c.a}", "95% paired interval", "p", "better")
-    lines += ["", f"Trade-off: {verdict} (better: higher pass^k, lower everything else; "
-                  "named only where the paired test gives p < 0.05).",
-              "",
-              *_table(head, [_tradeoff_row(t) for t in c.tradeoff if not t.per_item],
-                      right=(1, 2, 3))]
+    return [*lines, "", *_tradeoff(c.a, c.b, c.tradeoff)]
+
+
+def _tradeoff(a: str, b: str, tradeoff: Sequence[TradeoffRow], *,
+              difference: str = "") -> list[str]:
+    """The trade-off of sides ``a`` and ``b`` (their labels): a sentence naming what
+    each side is better on, the table (its difference column headed ``difference``,
+    default ``b - a`` in labels), and the per-item rates in a second table."""
+    wins = [(label, [t.label for t in tradeoff if t.favours == side])
+            for label, side in ((b, "b"), (a, "a"))]
+    verdict = "; ".join(f"{label} is better on {', '.join(metrics)}"
+                        for label, metrics in wins if metrics) or "no clear difference"
+    head = ("metric", a, b, difference or f"{b} - {a}", "95% paired interval", "p", "better")
+    lines = [f"Trade-off: {verdict} (better: higher pass^k, lower everything else; "
+             "named only where the paired test gives p < 0.05).",
+             "",
+             *_table(head, [_tradeoff_row(t) for t in tradeoff if not t.per_item],
+                     right=(1, 2, 3))]
     items = [(*_tradeoff_row(t), "" if t.paired_scenarios is None else t.paired_scenarios)
-             for t in c.tradeoff if t.per_item]
+             for t in tradeoff if t.per_item]
     if items:
         lines += ["", "Per item (each scenario's rate over its own trials; only scenarios "
                       "with items on both sides are paired):", "",
@@ -444,4 +456,52 @@ def render_markdown(report: RunReport) -> str:
     lines = head
     for section in sections:
         lines += ["", *section]
+    return "\n".join(lines) + "\n"
+
+
+# -- the report of a comparison ------------------------------------------------------------
+
+
+def render_comparison_markdown(report: ComparisonReport) -> str:
+    """The report of a comparison (``remit report RUN1 RUN2 -o cmp.md``) as Markdown: the
+    title saying what is compared, the warnings, both sides' facts, the pass^1 verdict,
+    the trade-off (each metric on both sides, the paired difference, its interval and p,
+    the better side), every flip with the ``remit trail`` command of each side's trial,
+    and the scenarios left unpaired. Sides are named by their labels throughout.
+
+    Example:
+        >>> text = render_comparison_markdown(report)                  # doctest: +SKIP
+        >>> text.splitlines()[0]                                       # doctest: +SKIP
+        '# remit comparison: runs r-A (baseline) vs r-B (oracle), mode dual_control, ...'
+    """
+    c = report.comparison
+    a, b = c.a.label, c.b.label
+    lines = [f"# remit comparison: {c.title}", "",
+             f"Side a is {a}, side b is {b}; differences are b - a. Generated "
+             f"{report.generated_at.astimezone(UTC):%Y-%m-%d %H:%M} UTC.", ""]
+    lines += [f"> **warning**: {w}" for w in c.warnings]
+    lines += ([""] if c.warnings else []) + [
+              "## Sides", "", *_table(("", f"a: {a}", f"b: {b}"), side_rows(report)),
+              "", "## Metrics", "",
+              f"- pass^1: {a} {c.pass1_a:.2f}, {b} {c.pass1_b:.2f} over "
+              f"{_count(c.n_paired, 'paired scenario')}",
+              f"- delta ({b} - {a}): {c.delta:+.3f}, {c.confidence:.0%} paired bootstrap "
+              f"[{c.delta_low:+.3f}, {c.delta_high:+.3f}]; McNemar exact p = {c.mcnemar_p:.4f}",
+              f"- scenarios passing only in {b}: {c.b01}; only in {a}: {c.b10}", "",
+              *_tradeoff(a, b, report.tradeoff, difference="b - a"), "",
+              f"## Flips ({len(report.flips)})", ""]
+    if report.flips:
+        rows = [(f"`{f.scenario_id}`", f.outcome_a, f.outcome_b,
+                 f"`remit trail {f.trial_a.id}`", f"`remit trail {f.trial_b.id}`")
+                for f in report.flips]
+        lines += ["Scenarios that pass on one side and fail on the other (a scenario passes "
+                  "when all its trials passed); each side's trail is one command away (on "
+                  "the failing side, its first failing trial).", "",
+                  *_table(("scenario", a, b, f"trail on {a}", f"trail on {b}"), rows)]
+    else:
+        lines.append("No scenario flips.")
+    if c.missing:
+        lines += ["", f"## Not paired ({len(c.missing)})", ""]
+        lines += [f"- `{m.scenario_id}`: missing on {a if m.missing_on == 'a' else b} "
+                  f"({m.reason.replace('_', ' ')})" for m in c.missing]
     return "\n".join(lines) + "\n"

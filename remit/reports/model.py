@@ -21,15 +21,23 @@ Sections, in reading order:
 - ``failure_causes``: failures grouped by broken expectation and fit rule.
 - ``scenarios``: one row per scenario with per-mode passes and flips.
 - ``trials``: one row per trial, with its approval trail when the trail policy keeps it.
+
+A :class:`ComparisonReport` is the report of one comparison (``remit report RUN1 RUN2``,
+:func:`remit.reports.build_comparison_report`): the comparison, both manifests, the
+trade-off rows, and each flipping scenario with a trial of each side
+(:class:`FlipTrails`). It is rendered as HTML and Markdown; its JSON is the comparison's
+(:func:`remit.reports.comparison_json`), not versioned with the run report.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Literal, get_args
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
 from remit.catalogue import Money
+from remit.harness.compare import Comparison
 from remit.harness.manifest import RunManifest
 from remit.harness.scoring import TrialScore
 from remit.harness.stats import Interval
@@ -37,14 +45,17 @@ from remit.world import ErrorCode
 
 __all__ = [
     "REPORT_VERSION",
+    "SIGNIFICANCE",
     "ApprovalTrail",
     "Breakdown",
     "BreakdownCell",
+    "ComparisonReport",
     "DecisionRow",
     "Divergence",
     "FacetRow",
     "FailureCause",
     "FlipRow",
+    "FlipTrails",
     "HandoffRow",
     "ModeComparison",
     "ModeCount",
@@ -63,6 +74,9 @@ __all__ = [
 
 REPORT_VERSION = "2.1"
 """The version of the report's data (and of its JSON Schema): ``major.minor``."""
+
+SIGNIFICANCE = 0.05
+"""A trade-off row names a better side only when its paired test's p is below this."""
 
 TrailPolicy = Literal["failing", "all", "none"]
 """Which trials carry a full approval trail: ``failing`` (failing trials plus one
@@ -175,7 +189,7 @@ class FlipRow(_Row):
 
 
 class TradeoffRow(_Row):
-    """One metric of the trade-off view: both modes' values and which is better.
+    """One metric of the trade-off view: both sides' values and which is better.
 
     Attributes:
         metric: the metric's key (``pass_hat_1``, ``wrong_variant_rate``,
@@ -196,7 +210,8 @@ class TradeoffRow(_Row):
         paired_scenarios: the scenarios the interval and test pair: every paired
             scenario, except for a per-item rate, which pairs only the scenarios with
             at least one item on both sides (added in 2.0).
-        better: the better mode's name when the paired test finds a difference
+        better: the better side's label (a mode's name in a run's report; run id and
+            agent when two runs are compared) when the paired test finds a difference
             (p < 0.05); ``None`` otherwise (no clear difference, or no test).
     """
 
@@ -212,6 +227,22 @@ class TradeoffRow(_Row):
     p_value: float | None = None
     paired_scenarios: int | None = None
     better: str | None
+
+    @property
+    def favours(self) -> Literal["a", "b"] | None:
+        """The side the paired test finds better: ``b`` when the difference points the
+        metric's better way (up for pass^k, down for everything else) with p below
+        :data:`SIGNIFICANCE`, ``a`` when it points the other way; ``None`` without a test
+        or a clear difference.
+
+        Example:
+            >>> row.metric, row.difference, row.p_value, row.favours  # doctest: +SKIP
+            ('pass_hat_1', -0.9, 0.0039, 'a')
+        """
+        if self.p_value is None or self.p_value >= SIGNIFICANCE or math.isclose(
+                self.value_a, self.value_b, abs_tol=1e-12):
+            return None
+        return "b" if (self.difference > 0) == self.higher_is_better else "a"
 
 
 class ModeComparison(_Row):
@@ -547,3 +578,47 @@ class RunReport(_Row):
     failure_causes: tuple[FailureCause, ...]
     scenarios: tuple[ScenarioRow, ...]
     trials: tuple[TrialRow, ...]
+
+
+# -- the report of a comparison -------------------------------------------------------------
+
+
+class FlipTrails(_Row):
+    """A scenario whose outcome flips between the sides, with one trial of each side.
+
+    Attributes:
+        scenario_id: the scenario.
+        title: its title ("" when neither side's suite can be rebuilt).
+        outcome_a, outcome_b: its outcome on each side (``pass``: every counted trial
+            passed).
+        trial_a, trial_b: the trial shown for each side, with its approval trail: on the
+            failing side its first failing trial, on the passing side its first trial.
+    """
+
+    scenario_id: str
+    title: str
+    outcome_a: Outcome
+    outcome_b: Outcome
+    trial_a: TrialRow
+    trial_b: TrialRow
+
+
+class ComparisonReport(_Row):
+    """The report of one comparison (``remit report RUN1 RUN2``).
+
+    Attributes:
+        generated_at: when the report was built (aware UTC).
+        comparison: the comparison: its kind, title, sides (with their labels), pass^1
+            delta, McNemar p, flips, scenarios left unpaired and warnings.
+        manifest_a, manifest_b: the sides' run manifests.
+        tradeoff: each metric on both sides with the paired difference, its interval and
+            p, and the better side's label (:func:`remit.reports.build.tradeoff_rows`).
+        flips: every flip with a trial of each side, in pairing order.
+    """
+
+    generated_at: AwareDatetime
+    comparison: Comparison
+    manifest_a: RunManifest
+    manifest_b: RunManifest
+    tradeoff: tuple[TradeoffRow, ...]
+    flips: tuple[FlipTrails, ...]

@@ -2,25 +2,31 @@
 
 ``.html`` (self-contained page), ``.md`` (Markdown), ``.json`` (versioned JSON) and
 ``.xml`` (JUnit). ``remit report``, ``remit run --report`` and
-``pytest --remit-report`` all come here, so they write the same thing.
+``pytest --remit-report`` all come here, so they write the same thing. The report of a
+comparison of two runs (``remit report RUN1 RUN2``) is written by
+:func:`write_comparison_report`, as HTML, Markdown or JSON (the JSON of ``remit compare
+--json``); it has no JUnit form.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Literal
 
 from remit.harness import RunManifest, TrialRecord
 from remit.reports.build import build_report
-from remit.reports.html import render_html
+from remit.reports.comparison import comparison_json
+from remit.reports.html import render_comparison_html, render_html
 from remit.reports.jsonreport import render_json
 from remit.reports.junit import render_junit
-from remit.reports.markdown import render_markdown
-from remit.reports.model import RunReport
+from remit.reports.markdown import render_comparison_markdown, render_markdown
+from remit.reports.model import ComparisonReport, RunReport
 from remit.scenarios import Suite
 
-__all__ = ["REPORT_FORMATS", "ReportFormat", "format_for", "write_report"]
+__all__ = ["REPORT_FORMATS", "ReportFormat", "comparison_format_for", "format_for",
+           "write_comparison_report", "write_report"]
 
 ReportFormat = Literal["html", "md", "json", "junit"]
 
@@ -59,4 +65,40 @@ def write_report(manifest: RunManifest, records: Sequence[TrialRecord], suite: S
     report = build_report(manifest, records, suite)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(_RENDERERS[chosen](report), encoding="utf-8")
+    return path
+
+
+def _comparison_json(report: ComparisonReport) -> str:
+    return json.dumps(comparison_json(report.comparison, report.tradeoff), indent=2) + "\n"
+
+
+_COMPARISON_RENDERERS: dict[ReportFormat, Callable[[ComparisonReport], str]] = {
+    "html": render_comparison_html, "md": render_comparison_markdown, "json": _comparison_json,
+}
+
+
+def comparison_format_for(path: Path, fmt: str | None = None) -> ReportFormat:
+    """The format to write a comparison's report to ``path`` in (as :func:`format_for`).
+
+    Raises:
+        ValueError: the format is unknown, or JUnit (which lists one run's test cases).
+    """
+    chosen = format_for(path, fmt)
+    if chosen not in _COMPARISON_RENDERERS:
+        raise ValueError(f"a comparison of two runs has no {chosen} report; write .html, .md "
+                         "or .json, or the JUnit report of each run with `remit report RUN`")
+    return chosen
+
+
+def write_comparison_report(report: ComparisonReport, path: Path,
+                            fmt: str | None = None) -> Path:
+    """Write the report of a comparison (:func:`remit.reports.build_comparison_report`) to
+    ``path``: HTML, Markdown or JSON, by ``fmt`` or the suffix; return the path written.
+
+    Raises:
+        ValueError: as :func:`comparison_format_for`.
+    """
+    chosen = comparison_format_for(path, fmt)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(_COMPARISON_RENDERERS[chosen](report), encoding="utf-8")
     return path

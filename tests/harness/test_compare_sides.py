@@ -9,6 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from pydantic import JsonValue
 from rich.console import Console
 
 from remit.actors import load_agent_factory
@@ -20,11 +21,20 @@ from remit.harness.compare import (
     NotComparableError,
     Side,
     compare,
+    describe_selection,
     mcnemar_exact_p,
     model_calls_source,
     paired_bootstrap,
+    side_labels,
 )
-from remit.harness.manifest import SCORER_VERSION, ErrorTreatment, ModeManifest, RunManifest
+from remit.harness.manifest import (
+    SCORER_VERSION,
+    AgentIdentity,
+    ErrorTreatment,
+    ModeManifest,
+    RunManifest,
+    ScenarioSelection,
+)
 from remit.harness.provenance import build_manifest
 from remit.harness.runner import TrialRecord
 from remit.harness.scoring import TrialScore
@@ -380,3 +390,106 @@ def test_the_manifest_table_says_how_model_calls_were_answered() -> None:
     assert "model calls replayed" in rows
     out.print(manifest_table(_manifest()))
     assert "model calls" not in out.export_text()  # exporting cleared the record
+
+
+# -- what is compared, and how the sides are named ----------------------------------------
+
+
+def _run_side(run_id: str, agent_id: str, mode: str, table: dict[str, list[bool]],
+              **updates: object) -> Side:
+    manifest = _manifest(run_id=run_id, modes=(mode,)).model_copy(
+        update={"agent_id": agent_id, **updates})
+    return Side(manifest=manifest, mode=mode, trials=_records(mode, table))
+
+
+def test_modes_of_one_run_are_named_by_mode() -> None:
+    manifest = _manifest()
+    trials = _records("dual_control", TABLE_A) + _records("all_tools", TABLE_B)
+    result = compare(Side(manifest=manifest, mode="dual_control", trials=trials),
+                     Side(manifest=manifest, mode="all_tools", trials=trials))
+    assert result.kind == "modes"
+    assert (result.a.label, result.b.label) == ("dual_control", "all_tools")
+    assert result.title == "modes dual_control vs all_tools of run r-1 (baseline), 6 paired " \
+                           "scenarios"
+
+
+def test_two_runs_are_named_by_run_and_agent_and_the_title_names_the_mode() -> None:
+    result = compare(_run_side("r-1", "baseline", "dual_control", TABLE_A),
+                     _run_side("r-2", "my_agents:Quitter", "dual_control", TABLE_B))
+    assert result.kind == "runs"
+    assert (result.a.label, result.b.label) == ("r-1 (baseline)", "r-2 (my_agents:Quitter)")
+    assert result.title == ("runs r-1 (baseline) vs r-2 (my_agents:Quitter), mode "
+                            "dual_control, 6 paired scenarios")
+    dumped = result.model_dump(mode="json")
+    assert (dumped["kind"], dumped["a"]["label"]) == ("runs", "r-1 (baseline)")
+
+
+def test_two_runs_in_different_modes_name_each_side_s_mode() -> None:
+    a = _run_side("r-1", "baseline", "dual_control", TABLE_A)
+    b = _run_side("r-2", "baseline", "all_tools", TABLE_B)
+    assert side_labels(a, b) == ("r-1 (baseline) dual_control", "r-2 (baseline) all_tools")
+    assert compare(a, b).title == ("runs r-1 (baseline) dual_control vs r-2 (baseline) "
+                                   "all_tools, 6 paired scenarios")
+
+
+def test_a_label_given_to_a_side_is_kept() -> None:
+    a = _run_side("r-1", "baseline", "dual_control", TABLE_A).model_copy(
+        update={"label": "before"})
+    b = _run_side("r-2", "baseline", "dual_control", TABLE_B)
+    result = compare(a, b)
+    assert (result.a.label, result.b.label) == ("before", "r-2 (baseline)")
+    assert result.title.startswith("runs before vs r-2 (baseline), mode dual_control")
+
+
+def _identity(path: str | None = "my_agents:Quitter", code: str | None = "1" * 64,
+              config: dict[str, JsonValue] | None = None) -> AgentIdentity:
+    return AgentIdentity(import_path=path, code_hash=code, modules=("my_agents",),
+                         declared_config=config if config is not None else {"patience": 3})
+
+
+@pytest.mark.parametrize(("a", "b", "warned"), [
+    (_identity(), _identity(code="2" * 64), True),
+    (_identity(), _identity(), False),                                    # the same agent
+    (_identity(), _identity(path="my_agents:Stayer", code="2" * 64), False),  # two agents
+    (_identity(), _identity(code="2" * 64, config={"patience": 5}), False),   # configured apart
+    (_identity(), None, False),                                           # not recorded
+    (_identity(code=None), _identity(code="2" * 64), False),               # source unreadable
+])
+def test_agents_that_differ_only_by_code_are_a_warning(
+        a: AgentIdentity, b: AgentIdentity | None, warned: bool) -> None:
+    result = compare(_run_side("r-1", "my_agents:Quitter", "dual_control", TABLE_A, agent=a),
+                     _run_side("r-2", "my_agents:Quitter", "dual_control", TABLE_B, agent=b))
+    code = [w for w in result.warnings if w.startswith("the agents differ only by code")]
+    assert code == ([
+        "the agents differ only by code: both are my_agents:Quitter with the same declared "
+        "configuration, but its source changed between the runs (code hash "
+        "a='111111111111', b='222222222222')"] if warned else [])
+
+
+def test_a_refusal_names_the_selections_that_differ_and_force_still_compares() -> None:
+    tagged = ScenarioSelection(tags=("discount",), selected=2, total=6)
+    a = _run_side("r-1", "baseline", "dual_control", TABLE_A, selection=tagged,
+                  suite_fingerprint="e" * 64)
+    b = _run_side("r-2", "baseline", "dual_control", TABLE_B)
+    with pytest.raises(NotComparableError) as info:
+        compare(a, b)
+    assert ("suite fingerprint differs (a='eeeeeeeeeeee' of suite 'core', b='ffffffffffff' of "
+            "suite 'core'): run r-1 ran 2 of 6 scenarios of core (--tag discount), run r-2 ran "
+            "all 6 scenarios of core; compare runs of the same suite") in str(info.value)
+    forced = compare(a, b, force=True)
+    assert forced.forced
+    assert forced.n_paired == 6
+    assert "run r-1 ran 2 of 6 scenarios of core (--tag discount)" in forced.warnings[0]
+
+
+@pytest.mark.parametrize(("selection", "text"), [
+    (None, "all scenarios of core"),
+    (ScenarioSelection(selected=6, total=6), "all 6 scenarios of core"),
+    (ScenarioSelection(scenario_ids=("s1", "s2"), selected=2, total=6),
+     "2 of 6 scenarios of core (--scenario s1,s2)"),
+    (ScenarioSelection(keyword="fit and not rush", sample=3, sample_seed=7, selected=3,
+                       total=6),
+     "3 of 6 scenarios of core (-k 'fit and not rush' --sample 3 seed 7)"),
+])
+def test_a_selection_reads_as_a_phrase(selection: ScenarioSelection | None, text: str) -> None:
+    assert describe_selection(selection, "core") == text
