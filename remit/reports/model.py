@@ -72,7 +72,7 @@ __all__ = [
     "TrialRow",
 ]
 
-REPORT_VERSION = "2.1"
+REPORT_VERSION = "3.0"
 """The version of the report's data (and of its JSON Schema): ``major.minor``."""
 
 SIGNIFICANCE = 0.05
