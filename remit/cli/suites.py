@@ -114,10 +114,12 @@ def check(
 
 def _print_checks(checks: list[ScenarioCheck]) -> None:
     out = console()
+    width = max(len(c.scenario_id) for c in checks)
     for checked in checks:
         verdict = "ok  " if checked.ok else "FAIL"
         count = "" if checked.ok else f" ({len(checked.problems)} problem(s))"
-        out.print(f"{verdict}  {checked.scenario_id}  {checked.source}{count}", markup=False)
+        out.print(f"{verdict}  {checked.scenario_id:<{width}}  {checked.source}{count}",
+                  markup=False)
         for problem in checked.problems:
             out.print(f"  {problem.line}", markup=False)
     failed = sum(not c.ok for c in checks)

@@ -146,6 +146,7 @@ def collection_failure(scenario: Scenario, modes: Sequence[ControlMode], *, sour
     if not problems:
         return None
     return "\n".join([
-        f"scenario file {source} fails remit's scenario check: {len(problems)} problem(s); "
-        f"fix the scenario so that its plan passes in every mode (see `remit suite check "
-        f"{source}`)", *(problem.line for problem in problems)])
+        f"scenario file {source} fails remit's scenario check in "
+        f"{', '.join(mode.name for mode in modes)}: {len(problems)} problem(s), one per line "
+        f"below; fix them (`remit suite check {source}` checks the file again)",
+        *(problem.line for problem in problems)])
