@@ -65,13 +65,15 @@ def show_scenario(scenario_id: Annotated[str, typer.Argument(help="A scenario id
 def export(output: Annotated[Path, typer.Option("-o", "--output", help="Directory to write.")],
            suite: SuiteOption = "core",
            fmt: Annotated[str, typer.Option("--format", help="yaml or json.")] = "yaml") -> None:
-    """Write one file per scenario; loading the directory back gives the same fingerprint."""
+    """Write one readable file per scenario (NNN-<id>.scenario.yaml, collected by pytest);
+    loading the directory back gives the same fingerprint."""
     if fmt not in ("yaml", "json"):
         raise ValueError(f"--format={fmt!r}; use yaml or json")
     chosen = resolve_suite(suite)
     written = export_suite(chosen, output, "json" if fmt == "json" else "yaml")
     console().print(f"wrote {len(written)} scenarios of {chosen.id} to {output} (fingerprint "
-                    f"{chosen.fingerprint[:12]}); run them with `remit run --suite {output}`",
+                    f"{chosen.fingerprint[:12]}); run them with `remit run --suite {output}` "
+                    f"or `pytest {output}`, check edits with `remit suite check {output}`",
                     markup=False)
 
 

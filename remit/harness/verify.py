@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
@@ -61,8 +62,8 @@ from remit.quotes import QuoteState, actions_from, is_terminal
 from remit.scenarios import PlanStep, Scenario
 from remit.world import MessageEntry, ToolCall, ToolResult, World
 
-__all__ = ["MAX_REPLAY_FOLLOW_UPS", "RULES", "PlanReplay", "ScenarioProblem", "plan_checks",
-           "plan_problems", "replay_checks", "replay_plan", "verify_scenario"]
+__all__ = ["MAX_REPLAY_FOLLOW_UPS", "RULES", "PlanReplay", "ScenarioProblem", "ScenarioRule",
+           "plan_checks", "plan_problems", "replay_checks", "replay_plan", "verify_scenario"]
 
 MAX_REPLAY_FOLLOW_UPS = 3
 """Follow-ups the replay sends on a hand-off the plan opens (as many as the oracle)."""
@@ -70,7 +71,11 @@ MAX_REPLAY_FOLLOW_UPS = 3
 _EXPIRABLE = (QuoteState.PRESENTED.value, QuoteState.APPROVED.value)
 _SETTLED = ("completed", "withdrawn")
 
-RULES: Mapping[str, str] = MappingProxyType({
+ScenarioRule = Literal["plan.sku-acceptable", "plan.cites-released", "plan.replays",
+                       "plan.goal-at-end", "plan.reaches-goal", "oracle.passes"]
+"""The stable id of a rule a scenario is checked against (see :data:`RULES`)."""
+
+RULES: Mapping[ScenarioRule, str] = MappingProxyType({
     "plan.sku-acceptable": "every SKU the plan quotes is in the acceptable set (the "
                            "catalogue's fit rules applied to the requirement and the hidden "
                            "truths); a problem names the rules that exclude it",
@@ -101,7 +106,7 @@ class ScenarioProblem(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    rule: str
+    rule: ScenarioRule
     scenario_id: str
     message: str
     mode: str | None = None
