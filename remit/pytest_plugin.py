@@ -33,11 +33,14 @@ Writing a scenario test::
   A broken expectation fails the test with the shortest trail that explains its first
   failing trial (numbered steps, ``>>`` at the first departure from the reference
   plan, ``expectation broke: ...``), attached as a note to the ``AssertionError``.
-- Scenario files: ``scenario_*.yaml`` and ``*.scenario.yaml`` (``.yml`` too) are
-  collected; each is one Scenario (``yaml.safe_dump(scenario.model_dump(mode="json"))``)
-  and yields one item per ``--remit-modes`` mode, which runs the scenario with the
-  configured agent and trials and fails unless every trial passes. A file that does not
-  validate is a collection error naming the file, the field path and the problem.
+- Scenario files: ``scenario_*.yaml`` and ``*.scenario.yaml`` (``.yml`` too, and
+  ``*.scenario.json``) are collected; each is one Scenario (``remit suite export``
+  writes such files) and yields one item per ``--remit-modes`` mode, which runs the
+  scenario with the configured agent and trials and fails unless every trial passes. A
+  file that does not validate is a collection error naming the file, the field path and
+  the problem; so is a scenario that fails remit's scenario check in those modes
+  (:func:`remit.harness.check.collection_failure`: one line per problem, naming the
+  rule).
 - ``expect_*`` helpers: ``expect_passed``, ``expect_pass_hat_k``, ``expect_final_state``,
   ``expect_no_wrong_variant`` (final and shown wrong variants; ``shown=False`` checks
   the final offer only), ``expect_no_unsupported_claims`` (stated claims),
@@ -468,9 +471,10 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> ScenarioFile | None:
-    """Collect ``scenario_*.yaml`` and ``*.scenario.yaml`` files (``.yml`` too)."""
+    """Collect ``scenario_*.yaml``, ``*.scenario.yaml`` (``.yml`` too) and
+    ``*.scenario.json`` files."""
     name = file_path.name
-    if "scenario" in name and name.endswith((".yaml", ".yml")):
+    if "scenario" in name and name.endswith((".yaml", ".yml", ".json")):
         # Only candidate names import remit: other projects' YAML files cost nothing.
         from remit.scenarios import is_scenario_file
 
@@ -481,10 +485,13 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> ScenarioFi
 
 
 class ScenarioFile(pytest.File):
-    """A scenario YAML file: one item per configured control mode."""
+    """A scenario file: one item per configured control mode."""
 
     def collect(self) -> Generator[ScenarioItem, None, None]:
-        """Load the scenario; a file that does not validate is a collection error."""
+        """Load and check the scenario; a file that does not validate, or a scenario that
+        fails the check (:func:`remit.harness.check.collection_failure`), is a collection
+        error."""
+        from remit.harness.check import collection_failure
         from remit.scenarios import ScenarioFileError, load_scenario
 
         shown = self.path.relative_to(self.config.rootpath) \
@@ -496,7 +503,12 @@ class ScenarioFile(pytest.File):
             raise self.CollectError(
                 f"cannot load scenario file {exc.path}: {len(exc.problems)} problem(s); fix "
                 f"the file so that it validates as remit.scenarios.Scenario\n{lines}") from None
-        for mode in _settings(self.config).modes:
+        settings = _settings(self.config)
+        failure = collection_failure(scenario, settings.modes, source=shown.as_posix(),
+                                     seed=settings.seed)
+        if failure is not None:
+            raise self.CollectError(failure)
+        for mode in settings.modes:
             item: ScenarioItem = ScenarioItem.from_parent(self, name=f"{scenario.id}[{mode.name}]")
             item.stash[_SCENARIO] = (scenario, mode)
             yield item

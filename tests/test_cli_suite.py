@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import yaml
 from typer.testing import CliRunner
 
 from remit.cli import app
 from remit.harness import builtin_suite
-from remit.scenarios import load_suite
+from remit.scenarios import is_scenario_file, load_suite
 
 
 def test_list_names_every_core_scenario_and_the_fingerprint() -> None:
@@ -34,13 +35,17 @@ def test_show_prints_one_scenario_as_yaml_or_json() -> None:
     assert json.loads(as_json.stdout) == scenario.model_dump(mode="json")
 
 
-def test_export_then_load_gives_the_same_fingerprint(tmp_path: Path) -> None:
-    result = CliRunner().invoke(app, ["suite", "export", "--format", "yaml", "-o",
+@pytest.mark.parametrize("fmt", ["yaml", "json"])
+def test_export_then_load_gives_the_same_fingerprint(tmp_path: Path, fmt: str) -> None:
+    result = CliRunner().invoke(app, ["suite", "export", "--format", fmt, "-o",
                                       str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert load_suite(tmp_path, "core").fingerprint == builtin_suite("core").fingerprint
     listed = CliRunner().invoke(app, ["suite", "list", "--suite", str(tmp_path), "--json"])
     assert json.loads(listed.stdout)["fingerprint"] == builtin_suite("core").fingerprint
+    names = sorted(path.name for path in tmp_path.iterdir())
+    assert len(names) == len(builtin_suite("core"))
+    assert all(is_scenario_file(name) for name in names)  # `pytest DIR` collects them
 
 
 def test_schema_is_the_scenario_json_schema() -> None:

@@ -1,4 +1,4 @@
-"""``remit suite ...``: list, show, export the suites, and the scenario file schema."""
+"""``remit suite ...``: list, show, export and check suites, and the scenario file schema."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from remit.cli.app import console, user_errors
-from remit.harness import suite_names
+from remit.cli.app import PROBLEMS_FOUND, console, user_errors
+from remit.harness import ScenarioCheck, check_path, load_modes, suite_names
 from remit.scenarios import dump_scenario, export_suite, scenario_schema, space_size
 from remit.store import resolve_suite
 
 __all__ = ["suite_app"]
 
-suite_app = typer.Typer(help="Inspect and export scenario suites.", no_args_is_help=True)
+suite_app = typer.Typer(help="Inspect, export and check scenario suites.", no_args_is_help=True)
 
 SuiteOption = Annotated[str, typer.Option(
     "--suite", help="Built-in suite (core, handwritten) or a directory of scenario files.")]
@@ -65,13 +65,15 @@ def show_scenario(scenario_id: Annotated[str, typer.Argument(help="A scenario id
 def export(output: Annotated[Path, typer.Option("-o", "--output", help="Directory to write.")],
            suite: SuiteOption = "core",
            fmt: Annotated[str, typer.Option("--format", help="yaml or json.")] = "yaml") -> None:
-    """Write one file per scenario; loading the directory back gives the same fingerprint."""
+    """Write one readable file per scenario (NNN-<id>.scenario.yaml, collected by pytest);
+    loading the directory back gives the same fingerprint."""
     if fmt not in ("yaml", "json"):
         raise ValueError(f"--format={fmt!r}; use yaml or json")
     chosen = resolve_suite(suite)
     written = export_suite(chosen, output, "json" if fmt == "json" else "yaml")
     console().print(f"wrote {len(written)} scenarios of {chosen.id} to {output} (fingerprint "
-                    f"{chosen.fingerprint[:12]}); run them with `remit run --suite {output}`",
+                    f"{chosen.fingerprint[:12]}); run them with `remit run --suite {output}` "
+                    f"or `pytest {output}`, check edits with `remit suite check {output}`",
                     markup=False)
 
 
@@ -79,3 +81,51 @@ def export(output: Annotated[Path, typer.Option("-o", "--output", help="Director
 def schema() -> None:
     """Print the JSON Schema of a scenario file."""
     typer.echo(json.dumps(scenario_schema(), indent=2))
+
+
+@suite_app.command("check")
+@user_errors
+def check(
+    path: Annotated[Path, typer.Argument(
+        help="A scenario file (.yaml, .yml, .json) or a directory of them.")],
+    modes: Annotated[str | None, typer.Option(
+        help="Comma-separated control modes: built-in names or mode files (.yaml/.json) "
+             "(default: every built-in mode).")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the oracle's trials.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Check scenario files as the core suite is checked: the plan quotes acceptable SKUs
+    and cites released facts, replays in every mode, and the oracle passes each mode.
+
+    Exit status 0 when every scenario passes, 1 when any has a problem, 2 for bad input.
+    """
+    if not path.exists():
+        raise ValueError(f"{path}: no such file or directory; give a scenario file (.yaml, "
+                         ".yml or .json) or a directory of them")
+    checks = check_path(path, load_modes(modes) if modes is not None else None, seed=seed)
+    if as_json:
+        typer.echo(json.dumps({
+            "ok": all(c.ok for c in checks), "modes": list(checks[0].modes),
+            "scenarios": [{**c.model_dump(mode="json"), "ok": c.ok} for c in checks]},
+            indent=2))
+    else:
+        _print_checks(checks)
+    if not all(c.ok for c in checks):
+        raise typer.Exit(PROBLEMS_FOUND)
+
+
+def _print_checks(checks: list[ScenarioCheck]) -> None:
+    out = console()
+    width = max(len(c.scenario_id) for c in checks)
+    for checked in checks:
+        verdict = "ok  " if checked.ok else "FAIL"
+        count = "" if checked.ok else f" ({len(checked.problems)} problem(s))"
+        out.print(f"{verdict}  {checked.scenario_id:<{width}}  {checked.source}{count}",
+                  markup=False)
+        for problem in checked.problems:
+            out.print(f"  {problem.line}", markup=False)
+    failed = sum(not c.ok for c in checks)
+    out.print(f"checked {len(checks)} scenario(s) in {', '.join(checks[0].modes)}: "
+              f"{len(checks) - failed} ok, {failed} with problems"
+              + ("" if not failed else "; the rules are described in docs/scenarios.md"),
+              markup=False)

@@ -13,6 +13,7 @@ Example:
 from __future__ import annotations
 
 from remit.harness.aggregate import AggregationError, ModeSummary, ScoredTrial, aggregate, summarise
+from remit.harness.check import ScenarioCheck, check_path, check_scenario, collection_failure
 from remit.harness.claims import ClaimCheck, ClaimSource, check_claim, check_claims, extract_claims
 from remit.harness.compare import (
     Comparison,
@@ -33,7 +34,7 @@ from remit.harness.manifest import (
     RunManifest,
     ScenarioSelection,
 )
-from remit.harness.modes import ModeFileError, load_mode
+from remit.harness.modes import ModeFileError, load_mode, load_modes
 from remit.harness.orchestrator import (
     AGENT_STEP_MINUTES,
     TrialLoop,
@@ -83,13 +84,24 @@ from remit.harness.suites import (
     builtin_suite,
     suite_names,
 )
-from remit.harness.verify import PlanReplay, plan_problems, replay_plan, verify_scenario
+from remit.harness.verify import (
+    RULES,
+    PlanReplay,
+    ScenarioProblem,
+    ScenarioRule,
+    plan_checks,
+    plan_problems,
+    replay_checks,
+    replay_plan,
+    verify_scenario,
+)
 
 __all__ = [
     "AGENT_STEP_MINUTES",
     "CORE_SEED",
     "CORE_SIZE",
     "RATES",
+    "RULES",
     "SCORER_VERSION",
     "AgentIdentity",
     "AggregationError",
@@ -113,7 +125,10 @@ __all__ = [
     "RunManifest",
     "RunResult",
     "RunSettings",
+    "ScenarioCheck",
     "ScenarioOutcome",
+    "ScenarioProblem",
+    "ScenarioRule",
     "ScenarioRunner",
     "ScenarioSelection",
     "ScoredTrial",
@@ -133,20 +148,26 @@ __all__ = [
     "builtin_suite",
     "check_claim",
     "check_claims",
+    "check_path",
+    "check_scenario",
+    "collection_failure",
     "compare",
     "drive",
     "extract_claims",
     "git_revision",
     "load_mode",
+    "load_modes",
     "mcnemar_exact_p",
     "measured_only",
     "new_run_id",
     "paired_bootstrap",
     "pass_hat_k",
     "pass_hat_k_curve",
+    "plan_checks",
     "plan_problems",
     "plan_trials",
     "read_spool",
+    "replay_checks",
     "replay_plan",
     "result_of",
     "run",

@@ -26,7 +26,7 @@ from remit.authority.loading import MapFormat
 from remit.errors import MapError
 
 __all__ = ["CUSTOM_MODES_KEY", "ModeFileError", "custom_mode_metadata", "load_mode",
-           "modes_from_metadata"]
+           "load_modes", "modes_from_metadata"]
 
 CUSTOM_MODES_KEY = "custom_modes"
 """The manifest metadata key holding each custom mode's definition, by name."""
@@ -71,6 +71,28 @@ def load_mode(spec: str) -> ControlMode:
         raise ModeFileError(spec, "; ".join(exc.problems)) from exc
     except ModeError as exc:
         raise ModeFileError(spec, str(exc)) from exc
+
+
+def load_modes(specs: str, *, option: str = "--modes") -> list[ControlMode]:
+    """The control modes of a comma-separated list of built-in names and mode files.
+
+    Args:
+        specs: e.g. ``"dual_control,agent-5pct.yaml"``.
+        option: how messages name the option the list came from.
+
+    Raises:
+        ValueError: the list is empty or names a mode twice.
+        UnknownModeError, ModeFileError: as :func:`load_mode`.
+    """
+    chosen = [load_mode(spec) for spec in specs.split(",") if spec.strip()]
+    if not chosen:
+        raise ValueError(f"{option} is empty; give at least one of "
+                         f"{', '.join(BUILTIN_MODE_NAMES)} or a mode file")
+    names = [mode.name for mode in chosen]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ValueError(f"{option} names a mode twice: {', '.join(twice)}; give each once")
+    return chosen
 
 
 def custom_mode_metadata(modes: Sequence[ControlMode]) -> dict[str, JsonValue]:

@@ -24,6 +24,7 @@ from remit.scenarios.compose import (
     validate,
 )
 from remit.scenarios.files import (
+    FILE_KEY_ORDER,
     SCENARIO_FILE_PATTERNS,
     ScenarioFileError,
     ScenarioFormat,
@@ -32,6 +33,8 @@ from remit.scenarios.files import (
     is_scenario_file,
     load_scenario,
     load_suite,
+    readable_data,
+    scenario_files,
     scenario_schema,
 )
 from remit.scenarios.groups import (
@@ -72,6 +75,7 @@ from remit.scenarios.suite import Suite, UnknownScenarioInSuiteError, canonical_
 __all__ = [
     "DEFAULT_QUOTE_ID",
     "DEFAULT_TOLERATED",
+    "FILE_KEY_ORDER",
     "PERTURBATION_VARIANTS",
     "SCENARIO_FILE_PATTERNS",
     "Bin",
@@ -118,11 +122,13 @@ __all__ = [
     "load_suite",
     "order_steps",
     "quote_steps",
+    "readable_data",
     "rejection_counts",
     "required_handoffs",
     "sale_steps",
     "sample",
     "scenario_by_id",
+    "scenario_files",
     "scenario_schema",
     "situations",
     "space_size",

@@ -3,7 +3,10 @@
 A bad file is a :class:`ScenarioFileError` that names the file, the field path
 (``expect.final_state``, ``plan[3].tool``) and the problem, one line per problem.
 Exporting a suite writes one file per scenario plus nothing else, so loading the
-directory back gives the same suite fingerprint.
+directory back gives the same suite fingerprint. Exported files read top-down (what the
+scenario is, what the buyer asks and the site holds, the terms, the personas, the plan,
+then the expectations; :data:`FILE_KEY_ORDER`), leave out values at their defaults, and
+are named ``NNN-<id>.scenario.<fmt>``, a name the pytest plugin collects.
 """
 
 from __future__ import annotations
@@ -18,10 +21,11 @@ import yaml
 from pydantic import JsonValue, ValidationError
 
 from remit.errors import RemitError
-from remit.scenarios.spec import Scenario
+from remit.scenarios.spec import Perturbation, Scenario
 from remit.scenarios.suite import Suite
 
 __all__ = [
+    "FILE_KEY_ORDER",
     "SCENARIO_FILE_PATTERNS",
     "ScenarioFileError",
     "ScenarioFormat",
@@ -30,6 +34,8 @@ __all__ = [
     "is_scenario_file",
     "load_scenario",
     "load_suite",
+    "readable_data",
+    "scenario_files",
     "scenario_schema",
 ]
 
@@ -53,8 +59,18 @@ class ScenarioFileError(RemitError, ValueError):
 
 SCENARIO_FILE_PATTERNS: tuple[str, ...] = (
     "scenario_*.yaml", "scenario_*.yml", "*.scenario.yaml", "*.scenario.yml",
+    "*.scenario.json",
 )
 """File names the pytest plugin collects as scenario tests."""
+
+FILE_KEY_ORDER: tuple[str, ...] = (
+    "id", "title", "tags", "catalogue_seed", "catalogue_size", "requirement", "truths",
+    "certificate_required", "discount_pct", "justification", "terms", "variance",
+    "personas", "max_steps", "plan", "expect",
+)
+"""The order of a written scenario's keys: what it is, what the buyer asks and the site
+holds, the commercial terms, how the personas behave, the plan with its step budget,
+and last what the end state must be. Nested keys keep the models' field order."""
 
 _SHOWN_INPUT = 60
 """Characters of an offending value shown in a problem."""
@@ -138,16 +154,60 @@ def load_scenario(path: Path | str, *, shown_as: str | None = None) -> Scenario:
         raise ScenarioFileError(name, _problems(exc)) from None
 
 
-def dump_scenario(scenario: Scenario, fmt: ScenarioFormat = "yaml") -> str:
-    """One scenario as YAML or JSON text (stable key order)."""
-    data = scenario.model_dump(mode="json")
+def _restore_implicit(scenario: Scenario, data: dict[str, JsonValue]) -> None:
+    """Put back the defaults a file must still spell out to load as ``scenario``: the
+    ``kind`` of each required entry (it tells a transition from an ask), and the review
+    minutes of a ``slow_owner`` persona (left out, they would become the slow default)."""
+    expect = data.get("expect")
+    entries = expect.get("required") if isinstance(expect, dict) else None
+    if isinstance(expect, dict) and isinstance(entries, list):
+        expect["required"] = [{"kind": required.kind, **entry} if isinstance(entry, dict)
+                              else entry
+                              for required, entry in zip(scenario.expect.required, entries,
+                                                         strict=True)]
+    personas = data.get("personas")
+    for role, config in scenario.personas.items():
+        written = personas.get(role.value) if isinstance(personas, dict) else None
+        if isinstance(written, dict) and Perturbation.SLOW_OWNER in config.perturbations:
+            written.setdefault("review_minutes", config.review_minutes)
+
+
+def _ordered(data: dict[str, JsonValue]) -> dict[str, JsonValue]:
+    ordered = {key: data[key] for key in FILE_KEY_ORDER if key in data}
+    ordered.update((key, value) for key, value in data.items() if key not in ordered)
+    return ordered
+
+
+def readable_data(scenario: Scenario) -> dict[str, JsonValue]:
+    """``scenario`` as a file holds it: keys in :data:`FILE_KEY_ORDER`, values at their
+    defaults left out, and still loading back to the very same scenario (if leaving out
+    defaults ever changed it, every value is written)."""
+    data = scenario.model_dump(mode="json", exclude_defaults=True)
+    _restore_implicit(scenario, data)
+    if Scenario.model_validate(data) != scenario:
+        data = scenario.model_dump(mode="json")
+    return _ordered(data)
+
+
+def dump_scenario(scenario: Scenario, fmt: ScenarioFormat = "yaml", *,
+                  readable: bool = False) -> str:
+    """One scenario as YAML or JSON text.
+
+    Args:
+        scenario: the scenario.
+        fmt: ``yaml`` or ``json``.
+        readable: write it as a person reads it (:func:`readable_data`: key order
+            :data:`FILE_KEY_ORDER`, defaults left out); otherwise every field, keys sorted.
+    """
+    data = readable_data(scenario) if readable else scenario.model_dump(mode="json")
     if fmt == "json":
-        return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    return yaml.safe_dump(data, sort_keys=True, allow_unicode=True)
+        return json.dumps(data, indent=2, sort_keys=not readable, ensure_ascii=False) + "\n"
+    return yaml.safe_dump(data, sort_keys=not readable, allow_unicode=True)
 
 
 def export_suite(suite: Suite, directory: Path | str, fmt: ScenarioFormat = "yaml") -> list[Path]:
-    """Write one file per scenario, named ``NNN-<id>.<fmt>`` so the order survives.
+    """Write one readable file per scenario (see :func:`dump_scenario`), named
+    ``NNN-<id>.scenario.<fmt>``: the order survives, and the pytest plugin collects it.
 
     Returns:
         The files written, in suite order.
@@ -157,10 +217,26 @@ def export_suite(suite: Suite, directory: Path | str, fmt: ScenarioFormat = "yam
     width = max(3, len(str(len(suite))))
     written = []
     for index, scenario in enumerate(suite, start=1):
-        path = directory / f"{index:0{width}d}-{scenario.id}.{fmt}"
-        path.write_text(dump_scenario(scenario, fmt), encoding="utf-8")
+        path = directory / f"{index:0{width}d}-{scenario.id}.scenario.{fmt}"
+        path.write_text(dump_scenario(scenario, fmt, readable=True), encoding="utf-8")
         written.append(path)
     return written
+
+
+def scenario_files(directory: Path | str) -> list[Path]:
+    """The scenario files of a suite directory (``.yaml``, ``.yml``, ``.json``), in
+    file-name order: the run order of :func:`load_suite`.
+
+    Raises:
+        ScenarioFileError: ``directory`` is not a directory, or holds no such file.
+    """
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise ScenarioFileError(directory, ["not a directory of scenario files"])
+    files = sorted(p for p in directory.iterdir() if p.suffix.lower() in _SUFFIXES)
+    if not files:
+        raise ScenarioFileError(directory, ["holds no .yaml, .yml or .json scenario files"])
+    return files
 
 
 def load_suite(directory: Path | str, suite_id: str | None = None) -> Suite:
@@ -170,12 +246,7 @@ def load_suite(directory: Path | str, suite_id: str | None = None) -> Suite:
         ScenarioFileError: a file is invalid (the first one found), or there is none.
     """
     directory = Path(directory)
-    if not directory.is_dir():
-        raise ScenarioFileError(directory, ["not a directory of scenario files"])
-    files = sorted(p for p in directory.iterdir() if p.suffix.lower() in _SUFFIXES)
-    if not files:
-        raise ScenarioFileError(directory, ["holds no .yaml, .yml or .json scenario files"])
-    scenarios = tuple(load_scenario(path) for path in files)
+    scenarios = tuple(load_scenario(path) for path in scenario_files(directory))
     try:
         return Suite(id=suite_id or directory.name, scenarios=scenarios)
     except ValidationError as exc:

@@ -13,7 +13,8 @@ from remit.scenarios import ScenarioFileError, is_scenario_file, load_scenario, 
 @pytest.mark.parametrize(("name", "collected"), [
     ("scenario_discount.yaml", True), ("scenario_discount.yml", True),
     ("discount.scenario.yaml", True), ("discount.scenario.yml", True),
-    ("discount.yaml", False), ("my_scenario.yaml", False), ("scenario_discount.json", False),
+    ("discount.scenario.json", True), ("discount.yaml", False), ("my_scenario.yaml", False),
+    ("scenario_discount.json", False),
 ])
 def test_file_names(name: str, collected: bool) -> None:
     assert is_scenario_file(name) is collected

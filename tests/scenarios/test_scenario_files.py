@@ -6,19 +6,30 @@ import json
 from pathlib import Path
 
 import pytest
+import yaml
 
+from remit.authority import Action, Role
 from remit.scenarios import (
+    FILE_KEY_ORDER,
+    PersonaConfig,
+    Perturbation,
+    RequiredAsk,
+    RequiredTransition,
+    Scenario,
     ScenarioFileError,
     Suite,
     UnknownScenarioInSuiteError,
     builtin_scenarios,
     dump_scenario,
     export_suite,
+    is_scenario_file,
     load_scenario,
     load_suite,
+    readable_data,
     scenario_by_id,
     scenario_schema,
 )
+from remit.world import Fact
 
 SUITE = Suite(id="handwritten", scenarios=builtin_scenarios())
 
@@ -34,11 +45,52 @@ def test_a_scenario_round_trips_through_its_file(tmp_path: Path, fmt: str) -> No
 @pytest.mark.parametrize("fmt", ["yaml", "json"])
 def test_export_then_load_gives_the_same_fingerprint(tmp_path: Path, fmt: str) -> None:
     written = export_suite(SUITE, tmp_path, fmt)  # type: ignore[arg-type]
-    assert [p.name for p in written][:2] == ["001-supersession-substitution." + fmt,
-                                             "002-fff-substitution." + fmt]
+    assert [p.name for p in written][:2] == ["001-supersession-substitution.scenario." + fmt,
+                                             "002-fff-substitution.scenario." + fmt]
+    assert all(is_scenario_file(path.name) for path in written)  # pytest collects them
     loaded = load_suite(tmp_path, "handwritten")
     assert loaded.fingerprint == SUITE.fingerprint
     assert [s.id for s in loaded] == [s.id for s in SUITE]
+
+
+@pytest.mark.parametrize("fmt", ["yaml", "json"])
+def test_an_exported_file_reads_top_down_without_defaults(tmp_path: Path, fmt: str) -> None:
+    scenario = scenario_by_id("certificate-requirement")
+    (path,) = export_suite(Suite(id="one", scenarios=(scenario,)), tmp_path, fmt)  # type: ignore[arg-type]
+    text = path.read_text(encoding="utf-8")
+    data = yaml.safe_load(text) if fmt == "yaml" else json.loads(text)
+
+    assert list(data) == [key for key in FILE_KEY_ORDER if key in data]
+    assert list(data)[:2] == ["id", "title"]
+    assert list(data)[-2:] == ["plan", "expect"]
+    assert set(FILE_KEY_ORDER) == set(Scenario.model_fields)
+    # Values at their defaults are left out, at the top and inside (expect's tolerated
+    # actions, the catalogue seed), and what differs from them is kept.
+    assert "catalogue_seed" not in data
+    assert "tolerated_actions" not in data["expect"]
+    assert data["expect"]["final_state"] == scenario.expect.final_state.value
+    assert len(text.splitlines()) < len(dump_scenario(scenario, fmt).splitlines())  # type: ignore[arg-type]
+    assert load_scenario(path) == scenario
+
+
+def test_defaults_a_file_must_spell_out_are_kept() -> None:
+    base = scenario_by_id("unclear-request")
+    required = (RequiredTransition(action=Action.ACCEPT),
+                RequiredAsk(to=Role.BUYER, fact=Fact.DN, before=Action.EDIT_LINES))
+    slow = PersonaConfig(perturbations=(Perturbation.SLOW_OWNER,), review_minutes=15)
+    scenario = base.model_copy(update={
+        "personas": {Role.FINANCE: slow},
+        "expect": base.expect.model_copy(update={"required": required})})
+
+    data = readable_data(scenario)
+
+    # A slow owner without review minutes would load as slow (240); the kind tells a
+    # required transition from a required ask.
+    assert data["personas"] == {"finance": {"review_minutes": 15,
+                                            "perturbations": ["slow_owner"]}}
+    written = json.loads(json.dumps(data))  # plain dicts and lists, as a file holds them
+    assert [entry["kind"] for entry in written["expect"]["required"]] == ["transition", "ask"]
+    assert Scenario.model_validate(data) == scenario
 
 
 def test_fingerprint_changes_when_any_scenario_changes_and_never_otherwise() -> None:
