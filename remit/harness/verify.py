@@ -39,7 +39,14 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, JsonValue
 
 from remit.actors import Persona, build_personas
-from remit.authority import Action, ControlMode, Role, builtin_modes, who_can
+from remit.authority import (
+    Action,
+    ControlMode,
+    Role,
+    builtin_modes,
+    describe_authority,
+    who_can,
+)
 from remit.catalogue import (
     Catalogue,
     Family,
@@ -61,6 +68,7 @@ from remit.harness.scoring import score_trial
 from remit.quotes import QuoteState, actions_from, is_terminal
 from remit.scenarios import PlanStep, Scenario
 from remit.world import MessageEntry, ToolCall, ToolResult, World
+from remit.world.gate import line_facts
 
 __all__ = ["MAX_REPLAY_FOLLOW_UPS", "RULES", "PlanReplay", "ScenarioProblem", "ScenarioRule",
            "plan_checks", "plan_problems", "replay_checks", "replay_plan", "verify_scenario"]
@@ -157,13 +165,18 @@ class _Replayer:
         self.personas[Role.BUYER].opening(self.world)
 
     def actor(self, step: PlanStep) -> Role:
-        """Who performs ``step`` in this mode."""
+        """Who performs ``step`` in this mode: the agent when it holds the action and the
+        quote is within the bounds of its grant (a delegation up to 5 % discount does
+        not cover a 12 % quote), else the role the plan names."""
         try:
             action = Action(step.tool)
         except ValueError:
             return step.role
         if step.role is not Role.AGENT and Role.AGENT in who_can(self.mode, action):
-            return Role.AGENT
+            authority = describe_authority(self.mode)[action]
+            facts = line_facts(self.world.quote.current.lines)
+            if authority.within_bounds(Role.AGENT, facts) is not False:
+                return Role.AGENT
         return step.role
 
     def call(self, actor: Role, tool: str, arguments: dict[str, JsonValue]) -> ToolResult:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
-from remit.authority import builtin_modes, mode_by_name
+from remit.authority import Action, Role, builtin_modes, delegate, mode_by_name
 from remit.harness import (
     RULES,
     ScenarioProblem,
@@ -138,3 +140,18 @@ def test_a_problem_line_names_scenario_mode_and_rule() -> None:
                               message="why")
     assert problem.line == "s[dual_control]: oracle.passes: why"
     assert problem.sentence == "dual_control: why"
+
+
+def test_a_bounded_delegation_does_not_fail_the_plan_beyond_its_bound() -> None:
+    # The agent holds approve up to 5 %; a 12 % quote's approval stays finance's, so the
+    # replay gives it to finance rather than to an agent the gate would deny.
+    five = delegate(mode_by_name("dual_control"), Action.APPROVE, to=Role.AGENT,
+                    from_role=Role.FINANCE, attribute="discount_pct", limit=Decimal(5),
+                    name="finance-delegates-5pct")
+    scenario = scenario_by_id("discount-exception")
+    assert scenario.discount_pct > 5
+    assert check_scenario(scenario, [five]) == ()
+    generous = delegate(mode_by_name("dual_control"), Action.APPROVE, to=Role.AGENT,
+                        from_role=Role.FINANCE, attribute="discount_pct", limit=Decimal(50),
+                        name="finance-delegates-50pct")
+    assert check_scenario(scenario, [generous]) == ()
