@@ -79,6 +79,7 @@ __all__ = [
     "Comparison",
     "ComparisonKind",
     "Flip",
+    "ItemCounts",
     "MissingScenario",
     "NotComparableError",
     "Side",
@@ -88,6 +89,7 @@ __all__ = [
     "mcnemar_exact_p",
     "model_calls_source",
     "paired_bootstrap",
+    "paired_ratio_test",
     "side_labels",
     "sign_flip_p",
 ]
@@ -333,6 +335,61 @@ def paired_bootstrap(differences: Sequence[Fraction], *, seed: int = 0,
     low = sums[math.floor(_TAIL * (resamples - 1))]
     high = sums[math.ceil((1 - _TAIL) * (resamples - 1))]
     return low / (n * scale), high / (n * scale)
+
+
+ItemCounts = tuple[int, int, int, int]
+"""One paired scenario's items: ``(part_a, whole_a, part_b, whole_b)`` (unsupported
+claims and claims on side a, then on side b, say)."""
+
+
+def _pooled_difference(counts: Sequence[ItemCounts]) -> Fraction | None:
+    part_a = whole_a = part_b = whole_b = 0
+    for pa, wa, pb, wb in counts:
+        part_a, whole_a, part_b, whole_b = part_a + pa, whole_a + wa, part_b + pb, whole_b + wb
+    if not whole_a or not whole_b:
+        return None
+    return Fraction(part_b, whole_b) - Fraction(part_a, whole_a)
+
+
+def paired_ratio_test(counts: Sequence[ItemCounts], *, seed: int = 0,
+                      resamples: int = 2_000) -> tuple[float, float, float] | None:
+    """Interval and p of the difference of two pooled per-item rates, paired by scenario.
+
+    The statistic is the one a report shows: side b's items pooled over the scenarios
+    (``sum(part_b) / sum(whole_b)``) minus side a's. The interval is a percentile
+    bootstrap that resamples scenarios (a scenario's items stay together, since they
+    share its conversation); the p-value is a paired randomization test that swaps the
+    two sides of each scenario at random. Resamples in which a side has no item are
+    skipped (the rate is undefined there).
+
+    Returns:
+        ``(low, high, p)``, or ``None`` when either side has no item at all.
+
+    Example:
+        >>> low, high, p = paired_ratio_test([(0, 2, 1, 2)] * 6)
+        >>> (low, high)
+        (0.5, 0.5)
+    """
+    observed = _pooled_difference(counts)
+    if observed is None:
+        return None
+    rng = random.Random(seed)
+    n = len(counts)
+    draws = []
+    for _ in range(resamples):
+        draw = _pooled_difference([counts[i] for i in rng.choices(range(n), k=n)])
+        if draw is not None:
+            draws.append(draw)
+    draws.sort()
+    low = draws[math.floor(_TAIL * (len(draws) - 1))]
+    high = draws[math.ceil((1 - _TAIL) * (len(draws) - 1))]
+    extreme = 1
+    for _ in range(resamples):
+        swapped = [(pb, wb, pa, wa) if rng.getrandbits(1) else (pa, wa, pb, wb)
+                   for pa, wa, pb, wb in counts]
+        value = _pooled_difference(swapped)
+        extreme += value is not None and abs(value) >= abs(observed)
+    return float(low), float(high), min(1.0, extreme / (resamples + 1))
 
 
 class _Counted(BaseModel):

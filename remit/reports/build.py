@@ -33,10 +33,12 @@ from remit.authority import Action, ControlMode, ModeError, Role
 from remit.harness.aggregate import ScoredTrial, aggregate
 from remit.harness.compare import (
     Comparison,
+    ItemCounts,
     NotComparableError,
     Side,
     compare,
     paired_bootstrap,
+    paired_ratio_test,
     sign_flip_p,
 )
 from remit.harness.manifest import RunManifest
@@ -207,10 +209,19 @@ per-item rates (not pass^k for k > 1 nor the agent-error count)."""
 _Pairs = Sequence[tuple[Sequence[TrialScore], Sequence[TrialScore]]]
 
 
+def _item_counts(rate: Rate, pairs: _Pairs) -> list[ItemCounts]:
+    """Per paired scenario, ``rate``'s items on each side: (part_a, whole_a, part_b, whole_b)."""
+    counts = []
+    for a, b in pairs:
+        part_a, whole_a = map(sum, zip(*(rate.counts(s) for s in a), strict=True))
+        part_b, whole_b = map(sum, zip(*(rate.counts(s) for s in b), strict=True))
+        counts.append((part_a, whole_a, part_b, whole_b))
+    return counts
+
+
 def _rate_differences(rate: Rate, pairs: _Pairs) -> list[Fraction]:
-    """Per paired scenario, ``rate`` over side b's trials minus over side a's, for the
-    scenarios where it is defined on both sides (a per-item rate needs an item on each:
-    a scenario without claims says nothing about how often claims are unsupported)."""
+    """Per paired scenario, a per-trial ``rate`` over side b's trials minus over side
+    a's."""
     differences = []
     for a, b in pairs:
         on_a, on_b = rate.ratio(a), rate.ratio(b)
@@ -298,8 +309,14 @@ def tradeoff_rows(c: Comparison, a_records: Sequence[TrialRecord],
         difference = vb - va
         low = high = p = None
         paired = None
+        rate = _RATES.get(metric)
         if metric == "pass_hat_1":
             low, high, p, paired = c.delta_low, c.delta_high, c.mcnemar_p, c.n_paired
+        elif rate is not None and rate.per_item:
+            counts = [n for n in _item_counts(rate, pairs) if n[1] or n[3]]
+            tested = paired_ratio_test(counts, seed=seed, resamples=resamples)
+            if tested is not None:
+                (low, high, p), paired = tested, len(counts)
         elif pairs and (diffs := _paired_differences(metric, pairs)):
             low, high = paired_bootstrap(diffs, seed=seed, resamples=resamples)
             p = sign_flip_p(diffs, seed=seed, resamples=resamples)

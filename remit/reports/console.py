@@ -320,8 +320,8 @@ def comparison_table(comparison: Comparison,
                               _per_item(rate.of(b.summary)))
         return table
     table.caption = ("diff: right - left; 95% paired bootstrap interval over scenarios (a "
-                     "per-item rate pairs only scenarios with items on both sides); better "
-                     "only if p < 0.05")
+                     "per-item rate pools each side's items and resamples scenarios); "
+                     "better only if p < 0.05")
     for name in ("diff", "interval", "p"):
         table.add_column(name, justify="right")
     table.add_column("better")

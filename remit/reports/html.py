@@ -248,8 +248,8 @@ def _tradeoff(a: str, b: str, rows: Sequence[TradeoffRow], difference: str = "")
     if items:
         tradeoff += ('<p class="sub">Per item</p>'
                      + _table([*head, "paired scenarios"], items, "tradeoff-items")
-                     + '<p class="muted">Each scenario\'s rate over its own trials; only '
-                       "scenarios with items on both sides are paired.</p>")
+                     + '<p class="muted">Each side\'s items pooled; the interval resamples '
+                       "scenarios, keeping each scenario's items together.</p>")
     return tradeoff
 
 

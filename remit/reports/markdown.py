@@ -228,8 +228,8 @@ def _tradeoff(a: str, b: str, tradeoff: Sequence[TradeoffRow], *,
     items = [(*_tradeoff_row(t), "" if t.paired_scenarios is None else t.paired_scenarios)
              for t in tradeoff if t.per_item]
     if items:
-        lines += ["", "Per item (each scenario's rate over its own trials; only scenarios "
-                      "with items on both sides are paired):", "",
+        lines += ["", "Per item (each side's items pooled; the interval resamples "
+                      "scenarios, keeping each scenario's items together):", "",
                   *_table((*head, "paired scenarios"), items, right=(1, 2, 3, 7))]
     return lines
 

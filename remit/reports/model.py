@@ -201,15 +201,16 @@ class TradeoffRow(_Row):
         per_item: a per-item rate (per claim, citation or hand-off opened, not per
             trial), shown in the compact secondary table; such a row exists only when
             both sides had at least one item of its kind (added in 2.0).
-        low, high: the 95% paired bootstrap interval of the mean per-scenario
-            difference (b - a), each scenario's value being the metric over its own
-            trials; none for pass^k with k > 1, the agent-error count, and a per-item
-            rate no paired scenario has items of on both sides.
+        low, high: the 95% paired bootstrap interval of the difference (b - a): for
+            a per-trial metric, of the mean per-scenario difference (each scenario's
+            value being the metric over its own trials); for a per-item rate, of the
+            difference of the pooled rates, resampling scenarios with their items;
+            none for pass^k with k > 1 and the agent-error count.
         p_value: the paired test of that difference (McNemar's exact test for pass^1, a
-            sign-flip randomization test otherwise), when there is an interval.
+            sign-flip randomization test for per-trial metrics, a side-swapping
+            randomization test of the pooled difference for per-item rates).
         paired_scenarios: the scenarios the interval and test pair: every paired
-            scenario, except for a per-item rate, which pairs only the scenarios with
-            at least one item on both sides (added in 2.0).
+            scenario; for a per-item rate, those with an item on either side.
         better: the better side's label (a mode's name in a run's report; run id and
             agent when two runs are compared) when the paired test finds a difference
             (p < 0.05); ``None`` otherwise (no clear difference, or no test).
