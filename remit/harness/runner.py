@@ -115,7 +115,7 @@ def _since(started: float | None) -> float | None:
 
 
 def _infra_record(scenario: Scenario, mode: ControlMode, info: TrialInfo, error: Exception,
-                  attempts: int, started: float | None = None) -> TrialRecord:
+                  attempts: int, *, started: float | None = None) -> TrialRecord:
     """A trial whose retries ran out: scored as a failure, marked as an infra error."""
     message = f"{type(error).__name__}: {error}"
     score = TrialScore(
@@ -157,7 +157,7 @@ async def _attempt(scenario: Scenario, mode: ControlMode, factory: AgentFactory,
             _LOG.warning("trial %s/%s/%d: %s (attempt %d of %d)", scenario.id, mode.name,
                          info.trial, exc, attempt, retries + 1)
             if attempt > retries:
-                return _infra_record(scenario, mode, info, exc, attempt, started)
+                return _infra_record(scenario, mode, info, exc, attempt, started=started)
             continue
         return _record(scenario, mode, info, world, attempts=attempt, agent=agent,
                        started=started)

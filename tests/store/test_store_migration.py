@@ -30,7 +30,8 @@ def _as_schema_1(url: str) -> None:
 def test_a_schema_1_database_is_migrated_and_keeps_its_trials(
         store_url: str, run_result: RunResult, make_manifest: ManifestFactory) -> None:
     first, *rest = sorted(run_result.trials, key=record_key)
-    assert first.seconds is not None and first.seconds >= 0  # the runner times each trial
+    assert first.seconds is not None
+    assert first.seconds >= 0
     with Store.open(store_url) as store:
         store.create_run(make_manifest("r-old"))
         store.save_trial("r-old", first)
