@@ -564,7 +564,7 @@ def build_report(manifest: RunManifest, records: Sequence[TrialRecord],
             trial=s.trial, seed=record.seed,
             passed=s.score.passed and record.infra_error is None,
             counted=_counted(manifest, record), infra_error=record.infra_error,
-            score=s.score, trail=trail))
+            score=s.score, trail=trail, seconds=record.seconds))
     notes.append(_policy_note(trails, sum(keep), len(records)))
     return RunReport(
         report_version=REPORT_VERSION,

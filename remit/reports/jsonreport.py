@@ -16,7 +16,7 @@ version and ignore unknown fields.
 Example:
     >>> text = render_json(report)                        # doctest: +SKIP
     >>> json.loads(text)["report_version"]                # doctest: +SKIP
-    '2.0'
+    '3.0'
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ __all__ = ["REPORT_SCHEMA_ID", "REPORT_SCHEMA_VERSION", "parse_report", "render_
 REPORT_SCHEMA_VERSION = REPORT_VERSION
 """The version of the report's JSON Schema: the report version it describes."""
 
-REPORT_SCHEMA_ID = "urn:remit:report-schema:2"
+REPORT_SCHEMA_ID = "urn:remit:report-schema:3"
 """The schema's ``$id``: it names the major version it describes."""
 
 _DIALECT = "https://json-schema.org/draft/2020-12/schema"

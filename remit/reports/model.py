@@ -61,7 +61,7 @@ __all__ = [
     "TrialRow",
 ]
 
-REPORT_VERSION = "2.0"
+REPORT_VERSION = "3.0"
 """The version of the report's data (and of its JSON Schema): ``major.minor``."""
 
 TrailPolicy = Literal["failing", "all", "none"]
@@ -491,6 +491,8 @@ class TrialRow(_Row):
         infra_error: the infrastructure error when its retries ran out.
         score: its score.
         trail: its approval trail, when the trail policy keeps it.
+        seconds: the trial's wall-clock duration; ``None`` when the run did not keep it
+            (added in 3.0).
     """
 
     id: str
@@ -503,6 +505,7 @@ class TrialRow(_Row):
     infra_error: str | None
     score: TrialScore
     trail: ApprovalTrail | None
+    seconds: float | None = None
 
 
 # -- the report -----------------------------------------------------------------------------

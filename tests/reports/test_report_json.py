@@ -35,15 +35,15 @@ def test_the_committed_schema_is_the_generated_one() -> None:
 
 def test_the_schema_is_versioned_with_the_report() -> None:
     schema = report_schema()
-    assert schema["version"] == REPORT_SCHEMA_VERSION == REPORT_VERSION == "2.0"
+    assert schema["version"] == REPORT_SCHEMA_VERSION == REPORT_VERSION == "3.0"
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
-    assert schema["$id"] == "urn:remit:report-schema:2"
+    assert schema["$id"] == "urn:remit:report-schema:3"
     properties = schema["properties"]
     assert isinstance(properties, dict)
-    # 2.0 changed what unsupported_claim_rate means: a 1.x report must not read as 2.x
-    assert violations("1.1", properties["report_version"]) \
-        == ["$: '1.1' does not match '^2\\\\.[0-9]+$'"]
-    assert violations("2.0", properties["report_version"]) == []
+    # 3.0 added manifest fields, which a 2.x reader's manifest refuses: no 2.x reading
+    assert violations("2.0", properties["report_version"]) \
+        == ["$: '2.0' does not match '^3\\\\.[0-9]+$'"]
+    assert violations("3.0", properties["report_version"]) == []
 
 
 @pytest.mark.parametrize("agent", ["baseline", "oracle"])
@@ -53,7 +53,7 @@ def test_json_report_validates_against_the_committed_schema(
     data = json.loads(render_json(report))
     committed = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
     assert violations(data, committed) == []
-    assert data["report_version"] == "2.0"
+    assert data["report_version"] == "3.0"
 
 
 def test_the_validator_catches_a_broken_report(baseline_report: RunReport) -> None:
@@ -72,8 +72,8 @@ def test_the_validator_catches_a_broken_report(baseline_report: RunReport) -> No
 
 def test_a_later_minor_version_with_new_fields_still_reads(baseline_report: RunReport) -> None:
     data = json.loads(render_json(baseline_report))
-    data["report_version"] = "2.7"
-    data["added_in_2_7"] = {"anything": 1}
+    data["report_version"] = "3.7"
+    data["added_in_3_7"] = {"anything": 1}
     data["modes"][0]["added_too"] = True
     assert violations(data, report_schema()) == []
     assert parse_report(json.dumps(data)).modes == baseline_report.modes
@@ -97,7 +97,7 @@ def test_keys_keep_the_model_field_order(baseline_report: RunReport) -> None:
     assert list(data)[:3] == ["report_version", "generated_at", "manifest"]
     trial = data["trials"][0]
     assert list(trial) == ["id", "scenario_id", "mode", "trial", "seed", "passed", "counted",
-                           "infra_error", "score", "trail"]
+                           "infra_error", "score", "trail", "seconds"]
 
 
 def test_compact_json_is_one_line(baseline_report: RunReport) -> None:
@@ -113,7 +113,7 @@ def test_a_report_of_version_1_is_refused(baseline_report: RunReport) -> None:
     for mode in data["modes"]:
         mode["unsupported_claim_trial_rate"] = mode.pop("unsupported_claim_rate")
     problems = violations(data, report_schema())
-    assert "$.report_version: '1.1' does not match '^2\\\\.[0-9]+$'" in problems
+    assert "$.report_version: '1.1' does not match '^3\\\\.[0-9]+$'" in problems
     assert "$.modes[0]: 'unsupported_claim_rate' is a required property" in problems
     with pytest.raises(ValidationError, match="unsupported_claim_rate"):
         parse_report(json.dumps(data))
