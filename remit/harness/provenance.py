@@ -199,16 +199,19 @@ def _declared_config(target: object, owner: object) -> dict[str, JsonValue]:
     declared = getattr(target, DECLARED_CONFIG_ATTRIBUTE, None)
     if declared is None:
         return {}
-    where = f"{_import_path(owner) or owner!r}.{DECLARED_CONFIG_ATTRIBUTE}"
     try:
         value = declared() if callable(declared) else declared
         return _DECLARED.validate_python(value)
-    except (TypeError, ValidationError) as exc:
-        problem = " ".join(str(exc).split())
-        raise ManifestError(
-            f"cannot record the configuration agent factory {where} declares: {problem}; "
-            f"make {DECLARED_CONFIG_ATTRIBUTE} a dict of JSON values, or a function, static "
-            "method or class method returning one") from None
+    except ValidationError as exc:
+        problem = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'the value'}: {e['msg']}"
+                            for e in exc.errors())
+    except TypeError as exc:
+        problem = f"calling it failed ({exc})"
+    where = _import_path(owner) or repr(owner)
+    raise ManifestError(
+        f"cannot record the configuration agent factory {where} declares in "
+        f"{DECLARED_CONFIG_ATTRIBUTE}: {problem}; make {DECLARED_CONFIG_ATTRIBUTE} a dict of "
+        "JSON values, or a function, static method or class method returning one")
 
 
 def agent_identity(factory: object) -> AgentIdentity:
