@@ -46,12 +46,20 @@ Writing a scenario test::
 - Each outcome's metrics are attached to the test item as properties (``pass_hat_1``,
   ``pass_rate``, ``wrong_variant_rate``, ``wrong_variant_shown_rate``,
   ``missing_handoff_rate``, ...; see
-  :func:`remit.harness.collected.outcome_properties`), so ``--junitxml`` carries them.
-- At the end the terminal shows one table per session: a column per mode with pass^k,
-  the headline rates with Wilson intervals, the conversation's costs and, below a rule,
-  the per-item rates (per claim, per citation, per hand-off opened). Under
-  pytest-xdist each worker's reports carry their properties to the controller, which
-  alone rebuilds and prints the table.
+  :func:`remit.harness.collected.outcome_properties`), so ``--junitxml`` carries them;
+  the scored trials as JSON only with ``--remit-junit-payload``. A scenario file's
+  items get the file's dotted path as their JUnit classname.
+- The outcomes also travel on the test reports (under pytest-xdist, from the workers to
+  the controller), which alone builds the summary: one table per agent, a column per
+  mode with pass^k, the headline rates with Wilson intervals, the conversation's costs
+  and, below a rule, the per-item rates. The trials of several tests that ran a scenario
+  in a mode with one agent are merged without loss
+  (:func:`remit.harness.session.merge_session`), and a line names those tests.
+- ``--remit-db`` stores the session as one run per agent (a run has one agent), with
+  the same merged trials; ``--remit-report`` writes one report per run.
+- ``--remit-scenario``, ``--remit-k``, ``--remit-tag`` deselect scenario files' items
+  outside the selection and skip a test whose ``remit.run`` names a scenario outside it;
+  ``--remit-sample``/``--remit-sample-seed`` sample the scenario files' scenarios.
 - A database or report that cannot be written at the end anyway (a full disk, a
   directory removed during the session) is one ``remit: ERROR`` line under the table
   and exit status 1 when the tests passed; the test summary is still printed.
