@@ -174,17 +174,16 @@ def _settings(config: pytest.Config) -> RunSettings:
 def _selection(config: pytest.Config) -> ScenarioSelection | None:
     """The ``--remit-scenario/-k/-tag/-sample`` selection, checked on first use."""
     if _SELECTION not in config.stash:
-        from remit.harness.selection import SelectionError, selection_of
+        from remit.harness.selection import PLUGIN_OPTIONS, SelectionError, selection_of
 
         try:
             config.stash[_SELECTION] = selection_of(
                 scenario_ids=config.getoption("remit_scenario") or (),
                 keyword=config.getoption("remit_k"), tags=config.getoption("remit_tag") or (),
                 sample=config.getoption("remit_sample"),
-                sample_seed=config.getoption("remit_sample_seed"))
+                sample_seed=config.getoption("remit_sample_seed"), options=PLUGIN_OPTIONS)
         except SelectionError as exc:
-            raise pytest.UsageError(exc.problem.replace("-k ", "--remit-k ", 1)
-                                    .replace("--sample ", "--remit-sample ", 1)) from None
+            raise pytest.UsageError(exc.problem) from None
     return config.stash[_SELECTION]
 
 
@@ -448,11 +447,13 @@ def _admit(config: pytest.Config) -> Callable[[Scenario], None] | None:
     selection = _selection(config)
     if selection is None:
         return None
-    from remit.harness.selection import describe, scenario_filter
+    from remit.harness.selection import PLUGIN_OPTIONS, describe, scenario_filter
 
-    passes = scenario_filter(selection)
-    options = (describe(selection).replace("--scenario", "--remit-scenario")
-               .replace("-k ", "--remit-k ").replace("--tag", "--remit-tag"))
+    filters = selection.model_copy(update={"sample": None})  # remit.run is not sampled
+    if filters.is_all:
+        return None
+    passes = scenario_filter(filters)
+    options = describe(filters, PLUGIN_OPTIONS)
 
     def admit(scenario: Scenario) -> None:
         if not passes(scenario):

@@ -35,15 +35,16 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from remit.errors import RemitError
 from remit.harness.manifest import ScenarioSelection
 from remit.scenarios import Scenario, Suite
 
-__all__ = ["Keyword", "SelectionError", "apply_selection", "describe", "draw", "matches_tag",
-           "parse_keyword", "scenario_filter", "select", "selection_of"]
+__all__ = ["CLI_OPTIONS", "PLUGIN_OPTIONS", "Keyword", "SelectionError", "apply_selection",
+           "describe", "draw", "matches_tag", "parse_keyword", "scenario_filter", "select",
+           "selection_of"]
 
 
 
@@ -62,6 +63,16 @@ class SelectionError(RemitError, ValueError):
     def __init__(self, problem: str) -> None:
         self.problem = problem
         super().__init__(problem)
+
+
+CLI_OPTIONS: Mapping[str, str] = {"scenario": "--scenario", "keyword": "-k", "tag": "--tag",
+                                  "sample": "--sample", "sample_seed": "--sample-seed"}
+"""How ``remit run`` and ``remit suite list`` name the selection options."""
+
+PLUGIN_OPTIONS: Mapping[str, str] = {
+    "scenario": "--remit-scenario", "keyword": "--remit-k", "tag": "--remit-tag",
+    "sample": "--remit-sample", "sample_seed": "--remit-sample-seed"}
+"""How the pytest plugin names them (pytest owns ``-k``)."""
 
 
 # -- -k expressions ----------------------------------------------------------------------
@@ -92,8 +103,9 @@ class _Parser:
     """``expr := and_expr ("or" and_expr)*``; ``and_expr := not_expr ("and" not_expr)*``;
     ``not_expr := "not" not_expr | "(" expr ")" | WORD``."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, option: str) -> None:
         self.text = text
+        self.option = option
         self.tokens: list[str] = []
         position = 0
         while position < len(text.rstrip()):
@@ -107,8 +119,8 @@ class _Parser:
 
     def _fail(self, problem: str) -> SelectionError:
         return SelectionError(
-            f"-k {self.text!r}: {problem}; write words joined by and, or, not and "
-            "parentheses, e.g. -k 'supersession and not pressure'")
+            f"{self.option} {self.text!r}: {problem}; write words joined by and, or, not "
+            f"and parentheses, e.g. {self.option} 'supersession and not pressure'")
 
     def _peek(self) -> str | None:
         return self.tokens[self.at] if self.at < len(self.tokens) else None
@@ -159,8 +171,9 @@ class _Parser:
         return lambda i: word in i
 
 
-def parse_keyword(text: str) -> Keyword:
-    """Parse a ``-k`` expression (see the module docstring).
+def parse_keyword(text: str, *, option: str = "-k") -> Keyword:
+    """Parse a ``-k`` expression (see the module docstring); ``option`` is how errors
+    name the option (``--remit-k`` in the pytest plugin).
 
     Raises:
         SelectionError: the expression is empty or malformed (an operator without an
@@ -171,7 +184,7 @@ def parse_keyword(text: str) -> Keyword:
         >>> match("supersession-substitution"), match("supersession-pressure")
         (True, False)
     """
-    parser = _Parser(text)
+    parser = _Parser(text, option)
     matcher = parser.parse()
     return Keyword(text=text, words=tuple(parser.words), _match=matcher)
 
@@ -302,12 +315,18 @@ def apply_selection(suite: Suite, selection: ScenarioSelection | None) -> Suite:
     return chosen
 
 
-def selection_of(scenario_ids: Sequence[str] = (), keyword: str | None = None,
+def selection_of(*, scenario_ids: Sequence[str] = (), keyword: str | None = None,
                  tags: Sequence[str] = (), sample: int | None = None,
-                 sample_seed: int | None = None) -> ScenarioSelection | None:
+                 sample_seed: int | None = None,
+                 options: Mapping[str, str] = CLI_OPTIONS) -> ScenarioSelection | None:
     """The filters alone, checked (a ``-k`` parses, a sample is 1 or more), without a
     suite to apply them to (the pytest plugin checks its options with this before any
     test is collected); ``None`` when no filter is given.
+
+    Args:
+        scenario_ids, keyword, tags, sample, sample_seed: as for :func:`select`.
+        options: how messages name the options (:data:`CLI_OPTIONS`,
+            :data:`PLUGIN_OPTIONS`).
 
     Raises:
         SelectionError: a bad ``-k`` expression or a sample below 1.
@@ -317,21 +336,23 @@ def selection_of(scenario_ids: Sequence[str] = (), keyword: str | None = None,
     if not ids and keyword is None and not tag_list and sample is None:
         return None
     if keyword is not None:
-        parse_keyword(keyword)
+        parse_keyword(keyword, option=options["keyword"])
     if sample is not None and sample < 1:
-        raise SelectionError(f"--sample {sample}: a sample needs at least one scenario; give "
-                             "1 or more")
+        raise SelectionError(f"{options['sample']} {sample}: a sample needs at least one "
+                             "scenario; give 1 or more")
     return ScenarioSelection(scenario_ids=ids, keyword=keyword, tags=tag_list, sample=sample,
                              sample_seed=(0 if sample_seed is None else sample_seed)
                              if sample is not None else None)
 
 
-def describe(selection: ScenarioSelection) -> str:
-    """The selection as the options that make it, e.g. ``-k 'discount' --tag pressure``."""
-    parts = [f"--scenario {i}" for i in selection.scenario_ids]
+def describe(selection: ScenarioSelection, options: Mapping[str, str] = CLI_OPTIONS) -> str:
+    """The selection as the options that make it, e.g. ``-k 'discount' --tag pressure``
+    (``options``: :data:`CLI_OPTIONS` or :data:`PLUGIN_OPTIONS`)."""
+    parts = [f"{options['scenario']} {i}" for i in selection.scenario_ids]
     if selection.keyword is not None:
-        parts.append(f"-k {selection.keyword!r}")
-    parts += [f"--tag {t}" for t in selection.tags]
+        parts.append(f"{options['keyword']} {selection.keyword!r}")
+    parts += [f"{options['tag']} {t}" for t in selection.tags]
     if selection.sample is not None:
-        parts.append(f"--sample {selection.sample} --sample-seed {selection.sample_seed}")
+        parts.append(f"{options['sample']} {selection.sample} "
+                     f"{options['sample_seed']} {selection.sample_seed}")
     return " ".join(parts) or "everything"
