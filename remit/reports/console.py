@@ -11,7 +11,7 @@ from rich.table import Table
 
 from remit.harness import RATES, Comparison, ModeSummary, RunManifest, TrialRecord
 from remit.harness.compare import model_calls_source
-from remit.harness.selection import describe
+from remit.harness.selection import CLI_OPTIONS, PLUGIN_OPTIONS, describe
 from remit.harness.stats import Interval
 from remit.reports.model import ApprovalTrail, TradeoffRow
 from remit.store import RunListing
@@ -215,8 +215,9 @@ def manifest_table(manifest: RunManifest) -> Table:
         rows.insert(2, ("agent code", _agent_code(manifest)))
     if manifest.selection is not None:
         chosen = manifest.selection
+        options = PLUGIN_OPTIONS if manifest.metadata.get("source") == "pytest" else CLI_OPTIONS
         rows.insert(1, ("selection", f"{chosen.selected} of {chosen.total} scenarios: "
-                                     f"{describe(chosen)}"))
+                                     f"{describe(chosen, options)}"))
     for field, value in rows:
         table.add_row(field, value)
     return table

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 import yaml
+from typer.testing import CliRunner
 
+from remit.cli import app
 from remit.scenarios import scenario_by_id
 from remit.store import Store
 
@@ -124,6 +126,9 @@ def test_a_stored_session_records_its_selection_and_the_agents_code(
     assert manifest.selection is not None
     assert (manifest.selection.keyword, manifest.selection.selected) == (
         "discount or unclear", 2)
+    shown = CliRunner().invoke(app, ["show", listing.run_id, "--db", str(db)],
+                               env={"COLUMNS": "200"})
+    assert "│ selection     │ 2 of 2 scenarios: --remit-k 'discount or unclear'" in shown.stdout
     assert manifest.agent is not None
     assert manifest.agent.import_path == "remit.actors.oracle:OracleAgent"
     assert manifest.agent.modules == ("remit.actors.oracle",)
