@@ -49,12 +49,20 @@ Writing a scenario test::
 - Each outcome's metrics are attached to the test item as properties (``pass_hat_1``,
   ``pass_rate``, ``wrong_variant_rate``, ``wrong_variant_shown_rate``,
   ``missing_handoff_rate``, ...; see
-  :func:`remit.harness.collected.outcome_properties`), so ``--junitxml`` carries them.
-- At the end the terminal shows one table per session: a column per mode with pass^k,
-  the headline rates with Wilson intervals, the conversation's costs and, below a rule,
-  the per-item rates (per claim, per citation, per hand-off opened). Under
-  pytest-xdist each worker's reports carry their properties to the controller, which
-  alone rebuilds and prints the table.
+  :func:`remit.harness.collected.outcome_properties`), so ``--junitxml`` carries them;
+  the scored trials as JSON only with ``--remit-junit-payload``. A scenario file's
+  items get the file's dotted path as their JUnit classname.
+- The outcomes also travel on the test reports (under pytest-xdist, from the workers to
+  the controller), which alone builds the summary: one table per agent, a column per
+  mode with pass^k, the headline rates with Wilson intervals, the conversation's costs
+  and, below a rule, the per-item rates. The trials of several tests that ran a scenario
+  in a mode with one agent are merged without loss
+  (:func:`remit.harness.session.merge_session`), and a line names those tests.
+- ``--remit-db`` stores the session as one run per agent (a run has one agent), with
+  the same merged trials; ``--remit-report`` writes one report per run.
+- ``--remit-scenario``, ``--remit-k``, ``--remit-tag`` deselect scenario files' items
+  outside the selection and skip a test whose ``remit.run`` names a scenario outside it;
+  ``--remit-sample``/``--remit-sample-seed`` sample the scenario files' scenarios.
 - A database or report that cannot be written at the end anyway (a full disk, a
   directory removed during the session) is one ``remit: ERROR`` line under the table
   and exit status 1 when the tests passed; the test summary is still printed.
@@ -77,20 +85,28 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import URL
 
     from remit.authority import ControlMode
-    from remit.harness.aggregate import ScoredTrial
+    from remit.harness.collected import AgentSummary, SessionOutcome
+    from remit.harness.manifest import ScenarioSelection
     from remit.harness.outcome import ScenarioOutcome, ScenarioRunner
     from remit.harness.settings import RunSettings
+    from remit.harness.spool import SpooledOutcome
     from remit.scenarios import Scenario
 
 __all__ = ["ScenarioFile", "ScenarioItem"]
 
 _SETTINGS = pytest.StashKey["RunSettings"]()
-_RESULTS = pytest.StashKey[list[tuple[str, "Sequence[ScoredTrial]"]]]()
+_SELECTION = pytest.StashKey["ScenarioSelection | None"]()
+_RESULTS = pytest.StashKey[list["SessionOutcome"]]()
 _SCENARIO = pytest.StashKey[tuple["Scenario", "ControlMode"]]()
+_OUTCOMES = pytest.StashKey[list[str]]()
 _SPOOL = pytest.StashKey[str]()
 _RECORDED = pytest.StashKey[list[tuple[str, bool]]]()
 _AGENT_PENDING = pytest.StashKey[str]()
 _SPOOL_INPUT = "remit_spool"
+_REPORT_OUTCOMES = "remit_outcomes"
+"""The test report attribute carrying the item's outcomes (pytest-xdist ships it)."""
+_REPORT_CLASSNAME = "remit_classname"
+"""The test report attribute carrying a scenario file item's JUnit classname."""
 
 _MARKER_HELP = ("remit(modes=('all_tools', 'dual_control'), trials=1, agent='baseline', seed=0):"
                 " run the test's scenarios in each control mode (one test id per mode) with "
@@ -120,7 +136,27 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "path or postgresql://...); see it with `remit show`")
     group.addoption("--remit-report", metavar="PATH", default=None,
                     help="write a report of the session's trials; the format follows the "
-                         "suffix: .html, .md, .json or .xml (JUnit)")
+                         "suffix: .html, .md, .json or .xml (JUnit); one per agent when "
+                         "the session ran several")
+    group.addoption("--remit-scenario", metavar="ID", action="append", default=None,
+                    help="run only this scenario (repeatable): scenario files' items of "
+                         "other scenarios are deselected, and a test's remit.run of another "
+                         "scenario skips the test")
+    group.addoption("--remit-k", metavar="EXPR", default=None,
+                    help="run only scenarios whose ids match EXPR (words with and, or, not "
+                         "and parentheses, as -k for test ids); applies like --remit-scenario")
+    group.addoption("--remit-tag", metavar="TAG", action="append", default=None,
+                    help="run only scenarios carrying this tag, facet=value or a value of "
+                         "any facet (repeatable: any of them); applies like --remit-scenario")
+    group.addoption("--remit-sample", metavar="N", type=int, default=None,
+                    help="run a seeded random sample of N of the selected scenario files' "
+                         "scenarios (the others are deselected; remit.run is not sampled)")
+    group.addoption("--remit-sample-seed", metavar="S", type=int, default=None,
+                    help="seed of --remit-sample (default: 0)")
+    group.addoption("--remit-junit-payload", action="store_true", default=False,
+                    help="also put each outcome's scored trials, as JSON, in the test's "
+                         "properties (--junitxml's <property name=\"remit_scored\">); "
+                         "off by default: kilobytes per trial that CI dashboards do not read")
 
 
 def _settings(config: pytest.Config) -> RunSettings:
@@ -138,25 +174,67 @@ def _settings(config: pytest.Config) -> RunSettings:
     return config.stash[_SETTINGS]
 
 
+def _selection(config: pytest.Config) -> ScenarioSelection | None:
+    """The ``--remit-scenario/-k/-tag/-sample`` selection, checked on first use."""
+    if _SELECTION not in config.stash:
+        from remit.harness.selection import PLUGIN_OPTIONS, SelectionError, selection_of
+
+        try:
+            config.stash[_SELECTION] = selection_of(
+                scenario_ids=config.getoption("remit_scenario") or (),
+                keyword=config.getoption("remit_k"), tags=config.getoption("remit_tag") or (),
+                sample=config.getoption("remit_sample"),
+                sample_seed=config.getoption("remit_sample_seed"), options=PLUGIN_OPTIONS)
+        except SelectionError as exc:
+            raise pytest.UsageError(exc.problem) from None
+    return config.stash[_SELECTION]
+
+
 def _is_worker(config: pytest.Config) -> bool:
     """pytest-xdist gives its workers a ``workerinput``; the controller has none."""
     return hasattr(config, "workerinput")
 
 
 class _ResultCollector:
-    """Gathers the scored trials of every test report (the controller's, under xdist)."""
+    """Gathers the outcomes of every test report (the controller's, under xdist), and
+    gives scenario file items their JUnit classname."""
 
-    def __init__(self, results: list[tuple[str, Sequence[ScoredTrial]]]) -> None:
+    def __init__(self, config: pytest.Config, results: list[SessionOutcome]) -> None:
+        self._config = config
         self._results = results
 
+    @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        if report.when != "call" or not report.user_properties:
+        classname = getattr(report, _REPORT_CLASSNAME, None)
+        if isinstance(classname, str):
+            _junit_classname(self._config, report, classname)
+        outcomes = getattr(report, _REPORT_OUTCOMES, None)
+        if report.when != "call" or not outcomes:
             return
-        from remit.harness.collected import scored_from_properties
+        from remit.harness.collected import SessionOutcome
 
-        scored = scored_from_properties(report.user_properties)
-        if scored:
-            self._results.append((report.nodeid, scored))
+        self._results += [SessionOutcome.model_validate_json(text) for text in outcomes]
+
+
+def _junit_classname(config: pytest.Config, report: pytest.TestReport, classname: str) -> None:
+    """Set the classname ``--junitxml`` writes for ``report``'s test case.
+
+    pytest derives it from the node id, which for ``dir/scenario_x.yaml`` gives
+    ``dir.scenario_x.yaml`` (a class ``yaml`` in a package ``dir.scenario_x``); a scenario
+    file's items get ``dir.scenario_x`` instead, as a Python test module's would. This
+    uses pytest's junitxml internals as ``record_xml_attribute`` does; if they change,
+    pytest's own classname stays.
+    """
+    try:
+        from _pytest.junitxml import xml_key
+    except ImportError:  # pragma: no cover - a pytest without the stash key
+        return
+    xml = config.stash.get(xml_key, None)
+    reporter = getattr(xml, "node_reporter", None)
+    if callable(reporter):
+        add = getattr(reporter(report), "add_attribute", None)
+        if callable(add):
+            add("classname", classname)
 
 
 def _usage_error(option: str, value: str, problem: str, hint: str) -> pytest.UsageError:
@@ -283,13 +361,14 @@ def pytest_configure(config: pytest.Config) -> None:
                "remit_report")
     if any(config.getoption(name) is not None for name in options):
         _settings(config)
+    _selection(config)
     if not _is_worker(config):
         # The controller checks for everyone, before the spool below exists.
         _check_agent(config, collected=False)
         _check_outputs(config)
-        results: list[tuple[str, Sequence[ScoredTrial]]] = []
+        results: list[SessionOutcome] = []
         config.stash[_RESULTS] = results
-        config.pluginmanager.register(_ResultCollector(results), "remit-results")
+        config.pluginmanager.register(_ResultCollector(config, results), "remit-results")
         if config.getoption("remit_db") is not None or config.getoption("remit_report"):
             import tempfile
 
@@ -305,6 +384,39 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     _check_agent(session.config, collected=True)
 
 
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
+                                  items: list[pytest.Item]) -> None:
+    """Deselect the scenario file items outside the ``--remit-*`` scenario selection (the
+    filters, then the sample); an ``--remit-scenario`` id that names no collected
+    scenario file and no built-in scenario is a usage error."""
+    selection = _selection(config)
+    if selection is None:
+        return
+    from remit.harness.selection import draw, scenario_filter
+    from remit.scenarios import builtin_scenarios
+
+    files = [item for item in items if isinstance(item, ScenarioItem)]
+    scenarios = {item.stash[_SCENARIO][0].id: item.stash[_SCENARIO][0] for item in files}
+    known = set(scenarios) | {s.id for s in builtin_scenarios()}
+    unknown = [i for i in selection.scenario_ids if i not in known]
+    if unknown:
+        raise pytest.UsageError(
+            f"--remit-scenario {', '.join(unknown)}: no scenario file collected and no "
+            "built-in scenario has that id; give the id a scenario file or remit.run uses "
+            "(`remit suite list --suite DIR` lists a directory's), or select a scenario "
+            "built in code with --remit-k")
+    passes = scenario_filter(selection)
+    kept = [s for _, s in sorted(scenarios.items()) if passes(s)]
+    if selection.sample is not None:
+        kept = draw(kept, selection.sample, selection.sample_seed or 0)
+    chosen = {s.id for s in kept}
+    deselected = [item for item in files if item.stash[_SCENARIO][0].id not in chosen]
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        dropped = {id(item) for item in deselected}
+        items[:] = [item for item in items if id(item) not in dropped]
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: object) -> None:
     """Under pytest-xdist: tell each worker where to spool its outcomes."""
@@ -314,18 +426,56 @@ def pytest_configure_node(node: object) -> None:
 
 
 def _sink(config: pytest.Config, item: pytest.Item) -> Callable[[ScenarioOutcome], None]:
-    """What happens to each outcome: properties on the item, and the spool if any."""
-    from remit.harness.collected import outcome_properties
+    """What happens to each outcome: properties on the item, the outcome on its report
+    (for the summary), and the spool if any."""
+    from remit.harness.collected import outcome_properties, session_outcome
     from remit.harness.spool import spool_outcome
 
     spool = config.stash.get(_SPOOL, None)
+    payload = bool(config.getoption("remit_junit_payload"))
 
     def sink(outcome: ScenarioOutcome) -> None:
-        item.user_properties.extend(outcome_properties(outcome))
+        item.user_properties.extend(outcome_properties(outcome, payload=payload))
+        item.stash.setdefault(_OUTCOMES, []).append(
+            session_outcome(item.nodeid, outcome).model_dump_json())
         if spool is not None:
-            spool_outcome(spool, outcome)
+            spool_outcome(spool, outcome, test=item.nodeid)
 
     return sink
+
+
+def _admit(config: pytest.Config) -> Callable[[Scenario], None] | None:
+    """What the ``remit`` fixture does before running a scenario: skip the test when the
+    scenario is outside the ``--remit-scenario/-k/-tag`` selection."""
+    selection = _selection(config)
+    if selection is None:
+        return None
+    from remit.harness.selection import PLUGIN_OPTIONS, describe, scenario_filter
+
+    filters = selection.model_copy(update={"sample": None})  # remit.run is not sampled
+    if filters.is_all:
+        return None
+    passes = scenario_filter(filters)
+    options = describe(filters, PLUGIN_OPTIONS)
+
+    def admit(scenario: Scenario) -> None:
+        if not passes(scenario):
+            pytest.skip(f"scenario {scenario.id} is not selected by {options}")
+
+    return admit
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]
+                              ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """Put the item's outcomes on its call report, and a scenario file item's JUnit
+    classname on each report: attributes pytest-xdist ships to the controller."""
+    report = yield
+    if call.when == "call" and (outcomes := item.stash.get(_OUTCOMES, None)):
+        setattr(report, _REPORT_OUTCOMES, list(outcomes))
+    if isinstance(item, ScenarioItem):
+        setattr(report, _REPORT_CLASSNAME, item.junit_classname)
+    return report
 
 
 def _slug(text: str) -> str:
@@ -333,8 +483,8 @@ def _slug(text: str) -> str:
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """Record the session as one run (``--remit-db``) and write its report
-    (``--remit-report``), once, on the controller.
+    """Record the session (``--remit-db``: one run per agent, as a run has one agent)
+    and write its report (``--remit-report``: one per run), once, on the controller.
 
     A database or report that cannot be written (the options were checked at the start,
     but a disk can fill up) is one error line in the summary and exit status 1 when the
@@ -355,14 +505,15 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if not outcomes:
         lines.append(("remit: no scenario ran; nothing stored or reported", False))
         return
-    _record(_settings(config), outcomes, lines)
+    _record(_settings(config), outcomes, _selection(config), lines)
     if any(error for _, error in lines) and session.exitstatus == pytest.ExitCode.OK:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-def _record(settings: RunSettings, outcomes: Sequence[ScenarioOutcome],
-            lines: list[tuple[str, bool]]) -> None:
-    """Store and report the session's outcomes; each line says what happened (or failed)."""
+def _record(settings: RunSettings, outcomes: Sequence[SpooledOutcome],
+            selection: ScenarioSelection | None, lines: list[tuple[str, bool]]) -> None:
+    """Store and report the session's outcomes, one run (and report) per agent; each line
+    says what happened (or failed)."""
     from datetime import UTC, datetime
 
     from sqlalchemy.exc import SQLAlchemyError
@@ -376,20 +527,20 @@ def _record(settings: RunSettings, outcomes: Sequence[ScenarioOutcome],
         try:
             with Store.open(settings.db) as store:
                 runs = session_runs(outcomes, seed=settings.seed, started_at=started,
-                                    store=store)
+                                    store=store, selection=selection)
         except (RemitError, OSError, SQLAlchemyError) as exc:
             lines.append((f"remit: ERROR: the session's trials were not stored in "
                           f"--remit-db={settings.db!r}: {_one_line(exc)}", True))
         else:
+            if len(runs) > 1:
+                lines.append((f"remit: the session ran {len(runs)} agents and a run has one, "
+                              f"so it is stored as {len(runs)} runs, one per agent", False))
             lines += [(f"remit: stored {len(run.records)} trials of {run.manifest.agent_id} as "
                        f"run {run.manifest.run_id} in {settings.db}; see it with "
                        f"`remit show {run.manifest.run_id}`", False) for run in runs]
     if runs is None:
-        runs = session_runs(outcomes, seed=settings.seed, started_at=started)
-    duplicates = sum(run.duplicates for run in runs)
-    if duplicates:
-        lines.append((f"remit: {duplicates} trials ran in several tests with the same agent; "
-                      "each run keeps the first of each", False))
+        runs = session_runs(outcomes, seed=settings.seed, started_at=started,
+                            selection=selection)
     if settings.report is None:
         return
     from remit.reports import write_report
@@ -452,7 +603,8 @@ def remit(request: pytest.FixtureRequest, remit_mode: ControlMode) -> ScenarioRu
     from remit.harness.outcome import ScenarioRunner
 
     node: pytest.Item = request.node
-    return ScenarioRunner(_node_settings(node), remit_mode, _sink(node.config, node))
+    return ScenarioRunner(_node_settings(node), remit_mode, _sink(node.config, node),
+                          admit=_admit(node.config))
 
 
 @pytest.hookimpl(wrapper=True)
@@ -517,6 +669,16 @@ class ScenarioFile(pytest.File):
 class ScenarioItem(pytest.Item):
     """One scenario in one mode: passes when every trial passes."""
 
+    @property
+    def junit_classname(self) -> str:
+        """The classname ``--junitxml`` gives this item: the file's path from the rootdir,
+        dotted, without ``.yaml``/``.yml`` and ``.scenario`` (``scenarios.scenario_x``),
+        as a Python test module's tests get ``tests.test_x``."""
+        path = self.path.relative_to(self.config.rootpath) \
+            if self.path.is_relative_to(self.config.rootpath) else Path(self.path.name)
+        name = path.name.rsplit(".", 1)[0].removesuffix(".scenario")
+        return ".".join([*path.parent.parts, name])
+
     def runtest(self) -> None:
         """Run the scenario with the configured agent and trials; expect every trial to pass."""
         from remit.harness.outcome import ScenarioRunner
@@ -542,33 +704,42 @@ class ScenarioItem(pytest.Item):
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter,
                             config: pytest.Config) -> None:
-    """Print the per-mode table of the session's scenario results, and what was stored and
-    reported (or could not be), once (the controller)."""
+    """Print the session's summary, one table per agent (a column per mode), the
+    scenarios several tests ran, and what was stored and reported (or could not be),
+    once (the controller)."""
     recorded = config.stash.get(_RECORDED, [])
     results = config.stash.get(_RESULTS, [])
     if _is_worker(config) or not (results or recorded):
         return
     terminalreporter.section("remit summary")
     if results:
-        terminalreporter.write(_summary_table(config, results))
+        from remit.harness.collected import session_summaries
+
+        settings = _settings(config)
+        agents = session_summaries(results, [m.name for m in settings.modes])
+        for agent in agents.values():
+            # The title is a line of its own: a table title wraps to the table's width.
+            terminalreporter.write_line(
+                f"remit: {agent.agent}: {agent.trials} trial(s) of {agent.scenarios} "
+                f"scenario(s) in {len(agent.summaries)} mode(s), from {agent.tests} test(s)",
+                bold=True)
+            terminalreporter.write(_summary_table(config, agent))
+        for agent in agents.values():
+            for repeat in agent.repeats:
+                terminalreporter.write_line(repeat.line())
     for line, error in recorded:
         terminalreporter.write_line(line, red=error)
 
 
-def _summary_table(config: pytest.Config,
-                   results: Sequence[tuple[str, Sequence[ScoredTrial]]]) -> str:
-    """The per-mode table, as wide as it needs, with colour when the terminal has it."""
+def _summary_table(config: pytest.Config, agent: AgentSummary) -> str:
+    """One agent's per-mode table, as wide as it needs, with colour when the terminal
+    has it."""
     from rich.console import Console
     from rich.measure import Measurement
 
-    from remit.harness.collected import session_summaries
     from remit.reports import mode_table
 
-    settings = _settings(config)
-    summaries = session_summaries(results, [m.name for m in settings.modes])
-    trials = sum(s.trials for s in summaries.values())
-    table = mode_table(summaries, title=f"remit: {trials} trial(s) from {len(results)} "
-                                        "test(s), per control mode")
+    table = mode_table(agent.summaries, title="")
     writer = config.get_terminal_writer()
     buffer = io.StringIO()
     console = Console(file=buffer, highlight=False, force_terminal=writer.hasmarkup,

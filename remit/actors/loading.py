@@ -96,6 +96,7 @@ def _from_class(spec: str, cls: type) -> AgentFactory:
         def build(info: TrialInfo) -> Agent | AsyncAgent:
             agent: Agent | AsyncAgent = cls()
             return agent
+        build.__wrapped__ = cls  # type: ignore[attr-defined]  # the agent's identity
         return build
     raise AgentSpecError(spec, f"class {cls.__qualname__} cannot be built with a TrialInfo "
                                "or without arguments")

@@ -6,7 +6,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Literal, NoReturn
+from typing import Annotated, Literal, NamedTuple, NoReturn
 
 import typer
 from pydantic import JsonValue
@@ -18,15 +18,23 @@ from remit.actors.llm import is_llm_spec, llm_agent_factory, llm_run_metadata, p
 from remit.cli.app import PROBLEMS_FOUND, console, user_errors
 from remit.errors import RunAbortedError
 from remit.harness import (
+    AgentIdentity,
     Comparison,
     ErrorTreatment,
+    Gate,
+    GateResult,
     RunManifest,
     RunResult,
+    ScenarioSelection,
     Side,
     TrialRecord,
+    agent_identity,
+    check_gates,
     compare,
     measured_only,
+    parse_gates,
     scorer_note,
+    select,
     unmeasured,
 )
 from remit.harness.modes import load_mode, modes_from_metadata
@@ -65,6 +73,7 @@ __all__ = ["register"]
 INTERRUPTED = 130
 
 _LLM = "LLM agent (--agent openai:MODEL)"
+_SELECT = "Selecting scenarios"
 
 DbOption = Annotated[str | None, typer.Option(
     "--db", help="Database: a SQLite path or sqlite:///PATH, or postgresql://USER@HOST/DB "
@@ -122,6 +131,27 @@ def run(
     report: Annotated[Path | None, typer.Option(
         help="Also write a report: .html, .md, .json or .xml (JUnit), by suffix.")] = None,
     as_json: JsonOption = False,
+    fail_under: Annotated[str | None, typer.Option(
+        "--fail-under", metavar="GATES",
+        help="CI gates, e.g. 'pass^1=0.8,dual_control:wrong_variant_final<=0.02': exit 1 "
+             "when a mode misses one (see docs/ci.md).")] = None,
+    scenario: Annotated[list[str] | None, typer.Option(
+        "--scenario", metavar="ID", help="Run only this scenario (repeatable).",
+        rich_help_panel=_SELECT)] = None,
+    keyword: Annotated[str | None, typer.Option(
+        "-k", "--keyword", metavar="EXPR",
+        help="Run the scenarios whose ids match: words with and, or, not, parentheses.",
+        rich_help_panel=_SELECT)] = None,
+    tag: Annotated[list[str] | None, typer.Option(
+        "--tag", metavar="TAG",
+        help="Run the scenarios carrying this tag: facet=value, or a value of any facet "
+             "(repeatable: any of them).", rich_help_panel=_SELECT)] = None,
+    sample: Annotated[int | None, typer.Option(
+        "--sample", metavar="N", help="Run a random sample of N of the selected scenarios.",
+        rich_help_panel=_SELECT)] = None,
+    sample_seed: Annotated[int | None, typer.Option(
+        "--sample-seed", metavar="S", help="Seed of --sample (default: --seed).",
+        rich_help_panel=_SELECT)] = None,
     base_url: Annotated[str | None, typer.Option(
         help="Chat-completions server (default: $OPENAI_BASE_URL, else OpenAI's).",
         rich_help_panel=_LLM)] = None,
@@ -159,6 +189,8 @@ def run(
 
     ``--agent openai:MODEL`` tests a model behind any OpenAI-compatible server (OpenAI,
     vLLM, llama.cpp, Ollama, LiteLLM); the options under "LLM agent" configure it.
+    ``--fail-under`` turns the run into a CI gate: it is stored and reported as usual,
+    then exits 1 if a mode misses a gate.
     """
     if report is not None:
         format_for(report)  # refuse an unknown format before running anything
@@ -167,16 +199,14 @@ def run(
     elif retry_errors:
         raise ValueError("--retry-errors re-runs a stored run's failed attempts; give it "
                          "with --resume RUN_ID")
+    if fail_under is not None:
+        parse_gates(fail_under)  # the syntax and metrics, before anything else
     _importable_from_here()
     # Everything a user can get wrong is refused before a database is opened or created.
-    chosen_modes: list[authority.ControlMode] = []
-    factory: AgentFactory | None = None
-    agent_config: dict[str, JsonValue] = {}
-    metadata: dict[str, JsonValue] = {}
+    new: _NewRun | None = None
+    gates: tuple[Gate, ...] = ()
     if resume is None:
-        chosen_modes = _modes(modes)
-        resolve_suite(suite)
-        factory, agent_config, metadata = _agent(agent, {
+        new = _new_run(agent, modes, {
             "base_url": base_url, "api_key_env": api_key_env,
             "temperature": temperature, "max_tokens": max_tokens, "seed": llm_seed,
             "tool_call_format": tool_call_format, "tool_results_as": tool_results_as,
@@ -184,10 +214,18 @@ def run(
             "cassette_dir": cassettes or (Path("cassettes") if llm_cache else None),
             "cost_table": cost_table, "retries": llm_retries,
             "timeout_seconds": llm_timeout})
-        factory = factory or load_agent_factory(agent)
-    out = console()
+        if fail_under is not None:
+            gates = parse_gates(fail_under, modes=[m.name for m in new.modes], trials=trials)
+        _, selection = select(resolve_suite(suite), scenario_ids=scenario or (),
+                              keyword=keyword, tags=tag or (), sample=sample,
+                              sample_seed=seed if sample_seed is None else sample_seed)
+        new = new._replace(selection=selection)
     started: list[RunManifest] = []
     with Store.open(db, create=resume is None) as store, _progress() as progress:
+        if resume is not None and fail_under is not None:
+            stored = store.manifest(resume)
+            gates = parse_gates(fail_under, modes=[m.name for m in stored.modes],
+                                trials=stored.trials)
         task = progress.add_task("trials", total=None)
 
         def on_start(manifest: RunManifest, todo: int) -> None:
@@ -198,16 +236,17 @@ def run(
             progress.advance(task)
 
         try:
-            if resume is not None:
-                result = resume_run(store, resume, concurrency=concurrency,
+            if new is None:
+                result = resume_run(store, str(resume), concurrency=concurrency,
                                     on_trial=on_trial, on_start=on_start,
                                     retry_errors=retry_errors)
             else:
                 result = start_run(
-                    store, suite_spec=suite, modes=chosen_modes, agent_id=agent,
+                    store, suite_spec=suite, modes=new.modes, agent_id=agent,
                     trials=trials, seed=seed, concurrency=concurrency,
                     error_treatment=ErrorTreatment(retries=retries, on_exhausted=on_infra_error),
-                    agent_config=agent_config, factory=factory, metadata=metadata,
+                    agent_config=new.agent_config, factory=new.factory,
+                    identity=new.identity, selection=new.selection, metadata=new.metadata,
                     on_trial=on_trial, on_start=on_start)
         except (RunAbortedError, KeyboardInterrupt) as exc:
             progress.stop()
@@ -217,13 +256,58 @@ def run(
             written = write_report(manifest, store.trials(manifest.run_id), suite_of(manifest),
                                    report)
             console(stderr=True).print(f"report written to {written}", markup=False)
+    _finish(manifest, result, gates, gated=fail_under is not None, as_json=as_json)
+
+
+class _NewRun(NamedTuple):
+    """What a new run (not a resumed one) is made of, checked before a database opens."""
+
+    modes: list[authority.ControlMode]
+    factory: AgentFactory
+    identity: AgentIdentity
+    agent_config: dict[str, JsonValue]
+    metadata: dict[str, JsonValue]
+    selection: ScenarioSelection | None = None
+
+
+def _new_run(agent: str, modes: str, llm_options: dict[str, object]) -> _NewRun:
+    chosen = _modes(modes)
+    factory, agent_config, metadata = _agent(agent, llm_options)
+    factory = factory or load_agent_factory(agent)
+    return _NewRun(chosen, factory, agent_identity(factory), agent_config, metadata)
+
+
+def _finish(manifest: RunManifest, result: RunResult, gates: Sequence[Gate], *, gated: bool,
+            as_json: bool) -> None:
+    """Print the run (or its JSON), then exit 1 if nothing was measured or a gate fails."""
+    checked = check_gates(gates, result.summaries, [m.name for m in manifest.modes])
     if as_json:
-        typer.echo(json.dumps(_run_json(manifest, result), indent=2))
+        shown = _run_json(manifest, result)
+        if gated:
+            shown["gates"] = [r.model_dump(mode="json") for r in checked]
+        typer.echo(json.dumps(shown, indent=2))
     else:
         _print_run(manifest, result)
-        out.print(f"stored as {manifest.run_id}; compare its modes with "
-                  f"`remit compare {manifest.run_id}`", markup=False)
+        console().print(f"stored as {manifest.run_id}; compare its modes with "
+                        f"`remit compare {manifest.run_id}`", markup=False)
     _refuse_unmeasured(manifest, result)  # with --json too: a script must see it failed
+    _refuse_failed_gates(checked)
+
+
+def _refuse_failed_gates(checked: Sequence[GateResult]) -> None:
+    """Exit 1 when a ``--fail-under`` gate fails, one line on stderr per failing gate and
+    mode; say that the gates hold otherwise."""
+    if not checked:
+        return
+    err = console(stderr=True)
+    failed = [r for r in checked if not r.passed]
+    for result in failed:
+        err.print(f"gate failed: {result.line()}", markup=False)
+    if failed:
+        raise typer.Exit(1)
+    gates = len({r.gate.term for r in checked})
+    err.print(f"gates hold: {gates} gate(s) over {len({r.mode for r in checked})} mode(s)",
+              markup=False)
 
 
 def _stopped(store: Store, started: Sequence[RunManifest], db: str | None,
@@ -264,7 +348,7 @@ def _refuse_unmeasured(manifest: RunManifest, result: RunResult) -> None:
 
 
 _RESUME_OPTIONS = frozenset({"resume", "retry_errors", "db", "concurrency", "report",
-                             "as_json"})
+                             "as_json", "fail_under"})
 """What ``--resume`` may be combined with; everything else comes from the run's manifest."""
 
 
@@ -277,7 +361,8 @@ def _refuse_options_on_resume(ctx: typer.Context) -> None:
         options = ", ".join("--" + name.replace("_", "-") for name in given)
         raise ValueError(f"--resume runs the rest of a run exactly as it was started; "
                          f"{options} cannot change it (only --db, --concurrency, --report, "
-                         "--json and --retry-errors apply); start a new run instead")
+                         "--json, --fail-under and --retry-errors apply); start a new run "
+                         "instead")
 
 
 def _agent(spec: str, llm_options: dict[str, object]) -> tuple[
@@ -318,7 +403,10 @@ def _print_run(manifest: RunManifest, result: RunResult, *, limit: int | None = 
     """The per-mode table, the error treatment, and the failing scenario x mode pairs
     (the first ``limit`` of them; all when ``None``)."""
     out = console()
-    out.print(mode_table(result.summaries, title=f"{manifest.agent_id} on {manifest.suite_id}: "
+    chosen = manifest.selection
+    suite = manifest.suite_id if chosen is None else \
+        f"{manifest.suite_id} ({chosen.selected} of {chosen.total} scenarios selected)"
+    out.print(mode_table(result.summaries, title=f"{manifest.agent_id} on {suite}: "
                                                  f"{len(result.trials)} trials",
                          unmeasured=unmeasured(manifest.scorer_version)))
     older = scorer_note(manifest.scorer_version)

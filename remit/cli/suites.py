@@ -10,7 +10,8 @@ import typer
 from rich.table import Table
 
 from remit.cli.app import PROBLEMS_FOUND, console, user_errors
-from remit.harness import ScenarioCheck, check_path, load_modes, suite_names
+from remit.harness import ScenarioCheck, check_path, load_modes, select, suite_names
+from remit.harness.selection import describe
 from remit.scenarios import dump_scenario, export_suite, scenario_schema, space_size
 from remit.store import resolve_suite
 
@@ -25,23 +26,46 @@ SuiteOption = Annotated[str, typer.Option(
 @suite_app.command("list")
 @user_errors
 def list_suite(suite: SuiteOption = "core",
-               as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
-    """List a suite's scenarios (and its fingerprint)."""
-    chosen = resolve_suite(suite)
+               as_json: Annotated[bool, typer.Option("--json")] = False,
+               scenario: Annotated[list[str] | None, typer.Option(
+                   "--scenario", metavar="ID", help="Only this scenario (repeatable).")]
+               = None,
+               keyword: Annotated[str | None, typer.Option(
+                   "-k", "--keyword", metavar="EXPR",
+                   help="Only ids matching: words with and, or, not, parentheses.")] = None,
+               tag: Annotated[list[str] | None, typer.Option(
+                   "--tag", metavar="TAG",
+                   help="Only scenarios carrying this tag: facet=value, or a value of any "
+                        "facet (repeatable: any of them).")] = None,
+               sample: Annotated[int | None, typer.Option(
+                   "--sample", metavar="N", help="A random sample of N of those.")] = None,
+               seed: Annotated[int, typer.Option(
+                   "--seed", "--sample-seed", metavar="S",
+                   help="Seed of --sample; `remit run` draws the same sample with the same "
+                        "seed.")] = 0) -> None:
+    """List a suite's scenarios (and its fingerprint), or the ones a selection keeps:
+    the same options select the same scenarios in `remit run`."""
+    whole = resolve_suite(suite)
+    chosen, selection = select(whole, scenario_ids=scenario or (), keyword=keyword,
+                               tags=tag or (), sample=sample, sample_seed=seed)
     if as_json:
         typer.echo(json.dumps({
             "suite": chosen.id, "fingerprint": chosen.fingerprint,
+            "selection": None if selection is None else selection.model_dump(mode="json"),
             "scenarios": [{"id": s.id, "title": s.title, "final_state": s.expect.final_state,
-                           "max_steps": s.max_steps} for s in chosen]}, indent=2))
+                           "max_steps": s.max_steps, "tags": s.tags} for s in chosen]},
+            indent=2))
         return
-    table = Table(title=f"suite {chosen.id}: {len(chosen)} scenarios, fingerprint "
+    of = "" if selection is None else f" of {len(whole)} selected ({describe(selection)})"
+    table = Table(title=f"suite {chosen.id}: {len(chosen)} scenarios{of}, fingerprint "
                         f"{chosen.fingerprint[:12]}")
     table.add_column("id", overflow="fold")  # ids are copied into commands: never cut
-    for column in ("title", "goal", "plan steps"):
+    for column in ("title", "goal", "plan steps", "tags"):
         table.add_column(column)
-    for scenario in chosen:
-        table.add_row(scenario.id, scenario.title, scenario.expect.final_state.value,
-                      str(len(scenario.plan)))
+    for scenario_ in chosen:
+        table.add_row(scenario_.id, scenario_.title, scenario_.expect.final_state.value,
+                      str(len(scenario_.plan)),
+                      " ".join(f"{k}={v}" for k, v in scenario_.tags.items()))
     console().print(table)
     if chosen.id == "core":
         console().print(f"core is sampled from a composition space of {space_size()} valid "

@@ -26,6 +26,7 @@ from remit.harness.compare import (
     mcnemar_exact_p,
     paired_bootstrap,
 )
+from remit.harness.gates import Gate, GateError, GateResult, check_gates, parse_gates
 from remit.harness.manifest import (
     SCORER_VERSION,
     AgentIdentity,
@@ -52,7 +53,14 @@ from remit.harness.outcome import (
     ScenarioRunner,
     run_scenario,
 )
-from remit.harness.provenance import ManifestError, build_manifest, git_revision, new_run_id
+from remit.harness.provenance import (
+    ManifestError,
+    agent_config_hash,
+    agent_identity,
+    build_manifest,
+    git_revision,
+    new_run_id,
+)
 from remit.harness.rates import (
     RATES,
     Rate,
@@ -72,8 +80,9 @@ from remit.harness.runner import (
     run_one,
 )
 from remit.harness.scoring import TrialScore, score_trial
+from remit.harness.selection import SelectionError, apply_selection, parse_keyword, select
 from remit.harness.settings import RunSettings, SettingsError
-from remit.harness.spool import read_spool, spool_outcome
+from remit.harness.spool import SpooledOutcome, read_spool, spool_outcome
 from remit.harness.stats import Interval, pass_hat_k, pass_hat_k_curve, wilson
 from remit.harness.suites import (
     CORE_SEED,
@@ -113,6 +122,9 @@ __all__ = [
     "ErrorTreatment",
     "ExpectationError",
     "Flip",
+    "Gate",
+    "GateError",
+    "GateResult",
     "Interval",
     "ManifestError",
     "MissingScenario",
@@ -132,22 +144,28 @@ __all__ = [
     "ScenarioRunner",
     "ScenarioSelection",
     "ScoredTrial",
+    "SelectionError",
     "SettingsError",
     "Side",
     "SideReport",
+    "SpooledOutcome",
     "TrialKey",
     "TrialLoop",
     "TrialRecord",
     "TrialScore",
     "UnknownSuiteError",
+    "agent_config_hash",
+    "agent_identity",
     "aggregable",
     "aggregate",
+    "apply_selection",
     "briefing_for",
     "build_core",
     "build_manifest",
     "builtin_suite",
     "check_claim",
     "check_claims",
+    "check_gates",
     "check_path",
     "check_scenario",
     "collection_failure",
@@ -161,6 +179,8 @@ __all__ = [
     "measured_only",
     "new_run_id",
     "paired_bootstrap",
+    "parse_gates",
+    "parse_keyword",
     "pass_hat_k",
     "pass_hat_k_curve",
     "plan_checks",
@@ -178,6 +198,7 @@ __all__ = [
     "run_trial_async",
     "score_trial",
     "scorer_note",
+    "select",
     "spool_outcome",
     "suite_names",
     "summarise",

@@ -1,39 +1,47 @@
-"""Scenario outcomes as test-item properties, and the session's per-mode summary from them.
+"""Scenario outcomes as test-item properties, and the session's summary from them.
 
-A test item carries its outcomes as ``(name, value)`` properties (pytest's
-``user_properties``, which ``--junitxml`` writes and pytest-xdist ships from a worker
-to the controller with each report). Every outcome contributes flat metrics
-(``pass_hat_1``, ``pass_rate``, ``wrong_variant_rate``, ``missing_handoff_rate``, ...:
-every rate of :data:`remit.harness.rates.RATES`) for people and CI, and one
-``remit_scored`` property holding its scored trials as JSON, from which the controller
-rebuilds the per-mode summary of the whole session (:func:`session_summaries`).
+A test item carries its outcomes twice:
 
-A scenario may run in several tests (with other agents or settings), so the summary
-counts each (test, scenario) pair as one scenario of pass^k.
+- as flat ``(name, value)`` properties (pytest's ``user_properties``, which
+  ``--junitxml`` writes): ``remit_scenario``, ``remit_mode``, ``remit_agent``,
+  ``remit_trials``, ``pass_hat_1``, ``pass_rate``, ``wrong_variant_rate``, ... (every
+  rate of :data:`remit.harness.rates.RATES`), for people and CI. The scored trials as
+  JSON (:data:`SCORED_PROPERTY`) are added only when asked (the plugin's
+  ``--remit-junit-payload``): they are kilobytes per trial and no CI dashboard reads them;
+- as :class:`SessionOutcome` s on the test report (an attribute pytest-xdist ships from
+  a worker to the controller with the report), from which the controller rebuilds the
+  session's summary (:func:`session_summaries`): one per agent, with a column per mode,
+  the trials of every test merged by :func:`remit.harness.session.merge_session` exactly
+  as the stored runs are.
 
 Example:
     >>> props = outcome_properties(outcome)                      # doctest: +SKIP
     >>> dict(props)["pass_hat_1"]                                # doctest: +SKIP
     1.0
-    >>> session_summaries([("t.py::test[dual_control]", props)])  # doctest: +SKIP
-    {'dual_control': ModeSummary(...)}
+    >>> summaries = session_summaries([session_outcome("t.py::test", outcome)])  # doctest: +SKIP
+    >>> summaries["baseline"].summaries["dual_control"].pass_hat_k  # doctest: +SKIP
+    {1: 1.0}
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from pydantic import TypeAdapter
+from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from remit.harness.aggregate import ModeSummary, ScoredTrial, summarise
+from remit.harness.manifest import AgentIdentity
 from remit.harness.outcome import ScenarioOutcome
 from remit.harness.rates import RATES
+from remit.harness.runner import TrialRecord
+from remit.harness.session import Repeat, merge_session
 
-__all__ = ["SCORED_PROPERTY", "PropertyValue", "outcome_properties", "scored_from_properties",
+__all__ = ["SCORED_PROPERTY", "AgentSummary", "PropertyValue", "SessionOutcome",
+           "outcome_properties", "scored_from_properties", "session_outcome",
            "session_summaries"]
 
 SCORED_PROPERTY = "remit_scored"
-"""The property holding an outcome's scored trials as JSON."""
+"""The property holding an outcome's scored trials as JSON (only when asked for)."""
 
 PropertyValue = str | int | float
 """A property value: plain, so that JUnit XML and pytest-xdist carry it unchanged."""
@@ -41,7 +49,8 @@ PropertyValue = str | int | float
 _SCORED: TypeAdapter[tuple[ScoredTrial, ...]] = TypeAdapter(tuple[ScoredTrial, ...])
 
 
-def outcome_properties(outcome: ScenarioOutcome) -> list[tuple[str, PropertyValue]]:
+def outcome_properties(outcome: ScenarioOutcome, *, payload: bool = False
+                       ) -> list[tuple[str, PropertyValue]]:
     """The properties one outcome adds to its test item.
 
     ``remit_scenario``, ``remit_mode``, ``remit_agent``, ``remit_trials``; ``pass_hat_k``
@@ -53,7 +62,7 @@ def outcome_properties(outcome: ScenarioOutcome) -> list[tuple[str, PropertyValu
     ``unsupported_fit_claims``, ``unsupported_authority_claims``, ``unsupported_cited``,
     ``abandoned_per_handoff``; 0.0 when there was no item); the per-trial means
     (``mean_review_minutes``, ``mean_clarification_rounds``, ``mean_denials``,
-    ``mean_steps``); and :data:`SCORED_PROPERTY`.
+    ``mean_steps``); and, with ``payload``, :data:`SCORED_PROPERTY`.
     """
     summary = outcome.summary
     properties: list[tuple[str, PropertyValue]] = [
@@ -70,13 +79,15 @@ def outcome_properties(outcome: ScenarioOutcome) -> list[tuple[str, PropertyValu
         ("mean_clarification_rounds", summary.mean_clarification_rounds),
         ("mean_denials", summary.mean_denials),
         ("mean_steps", summary.mean_steps),
-        (SCORED_PROPERTY, _SCORED.dump_json(outcome.scored).decode()),
     ]
+    if payload:
+        properties.append((SCORED_PROPERTY, _SCORED.dump_json(outcome.scored).decode()))
     return properties
 
 
 def scored_from_properties(properties: Iterable[Sequence[object]]) -> list[ScoredTrial]:
-    """The scored trials in a test report's properties, in the order they were recorded.
+    """The scored trials in a test report's properties (written with ``payload``), in
+    the order they were recorded.
 
     Args:
         properties: ``(name, value)`` pairs (pytest-xdist may turn tuples into lists).
@@ -88,29 +99,72 @@ def scored_from_properties(properties: Iterable[Sequence[object]]) -> list[Score
     return scored
 
 
-def session_summaries(results: Iterable[tuple[str, Sequence[ScoredTrial]]],
-                      mode_order: Sequence[str] = ()) -> dict[str, ModeSummary]:
-    """The per-mode summary of a test session.
+class SessionOutcome(BaseModel):
+    """One outcome of a test, as the controller needs it for the summary: who ran what,
+    and each trial's seed and score (no trail).
+
+    Attributes:
+        test: the test's node id.
+        agent: the agent's label.
+        identity: the agent's code identity, when known.
+        records: the outcome's trial records, without their trails.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    test: str
+    agent: str
+    identity: AgentIdentity | None = None
+    records: tuple[TrialRecord, ...]
+
+
+def session_outcome(test: str, outcome: ScenarioOutcome) -> SessionOutcome:
+    """``outcome`` of test ``test`` without its trails (small enough to ship in a report)."""
+    return SessionOutcome(test=test, agent=outcome.agent, identity=outcome.identity,
+                          records=tuple(r.model_copy(update={"trail": ()})
+                                        for r in outcome.records))
+
+
+class AgentSummary(BaseModel):
+    """One agent's part of a session: the per-mode summaries and what they count.
+
+    Attributes:
+        agent: the agent's label.
+        summaries: per mode, the summary of its distinct trials.
+        tests: how many tests ran the agent.
+        scenarios: distinct scenarios it ran (in any mode).
+        trials: distinct trials it ran (in every mode).
+        repeats: the scenarios run in several tests or several times (each names them).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    agent: str
+    summaries: dict[str, ModeSummary]
+    tests: int
+    scenarios: int
+    trials: int
+    repeats: tuple[Repeat, ...]
+
+
+def session_summaries(outcomes: Iterable[SessionOutcome], mode_order: Sequence[str] = ()
+                      ) -> dict[str, AgentSummary]:
+    """The summary of a test session, per agent (ordered by label).
 
     Args:
-        results: per test report, its node id and its scored trials (any order: under
-            pytest-xdist reports arrive as workers finish).
+        outcomes: every outcome of the session, in any order (under pytest-xdist reports
+            arrive as workers finish); the same outcomes in any order give the same
+            summaries.
         mode_order: modes listed first, in this order; the others follow by name.
-
-    Returns:
-        One summary per mode; the same results in any order give the same summaries.
     """
-    keyed: list[tuple[tuple[str, str, str, int], ScoredTrial]] = []
-    for nodeid, scored in results:
-        repeats: dict[tuple[str, str, int], int] = {}
-        for s in scored:
-            seen = repeats.get((s.scenario_id, s.mode, s.trial), 0)
-            repeats[(s.scenario_id, s.mode, s.trial)] = seen + 1
-            scenario = f"{s.scenario_id} @ {nodeid}" + (f" #{seen + 1}" if seen else "")
-            keyed.append(((s.mode, scenario, nodeid, s.trial),
-                          s.model_copy(update={"scenario_id": scenario})))
-    keyed.sort(key=lambda pair: pair[0])
-    summaries = summarise([s for _, s in keyed])
-    first = [m for m in mode_order if m in summaries]
-    rest = sorted(m for m in summaries if m not in first)
-    return {mode: summaries[mode] for mode in (*first, *rest)}
+    merged = merge_session((o.test, o.agent, o.records) for o in outcomes)
+    result: dict[str, AgentSummary] = {}
+    for agent, part in merged.items():
+        summaries = summarise([r.scored for r in part.records])
+        first = [m for m in mode_order if m in summaries]
+        rest = sorted(m for m in summaries if m not in first)
+        result[agent] = AgentSummary(
+            agent=agent, summaries={mode: summaries[mode] for mode in (*first, *rest)},
+            tests=len(part.tests), scenarios=len({r.scored.scenario_id for r in part.records}),
+            trials=len(part.records), repeats=part.repeats)
+    return result

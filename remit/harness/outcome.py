@@ -35,6 +35,8 @@ from remit.actors import AgentFactory
 from remit.authority import ControlMode
 from remit.errors import RemitError
 from remit.harness.aggregate import ModeSummary, ScoredTrial, aggregate
+from remit.harness.manifest import AgentIdentity
+from remit.harness.provenance import agent_identity
 from remit.harness.runner import TrialRecord, run_one
 from remit.harness.settings import RunSettings, agent_label, resolve_mode
 from remit.harness.stats import pass_hat_k
@@ -90,6 +92,8 @@ class ScenarioOutcome(BaseModel):
         mode: the control mode.
         agent: how the agent is named in reports.
         records: one record per trial, in trial order.
+        identity: the agent's code identity (:func:`remit.harness.agent_identity`),
+            recorded in the manifest of a stored session.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -98,6 +102,7 @@ class ScenarioOutcome(BaseModel):
     mode: ControlMode
     agent: str
     records: tuple[TrialRecord, ...]
+    identity: AgentIdentity | None = None
 
     @property
     def trials(self) -> int:
@@ -284,14 +289,19 @@ def run_scenario(scenario: Scenario, mode: ControlMode, factory: AgentFactory, *
         trials: how many trials (``n`` of pass^k).
         seed: the run seed (each trial's seed derives from it, the scenario and the mode).
         agent: how reports name the agent (default: the factory's name).
+
+    Raises:
+        remit.harness.ManifestError: the factory's ``remit_config`` is not a dict of JSON
+            values (see :func:`remit.harness.agent_identity`).
     """
     if trials < 1:
         raise ValueError(f"cannot run scenario {scenario.id!r} with trials={trials!r}: run at "
                          "least one trial")
+    identity = agent_identity(factory)
     records = tuple(run_one(scenario, mode, factory, trial=index, run_seed=seed)[0]
                     for index in range(trials))
     return ScenarioOutcome(scenario=scenario, mode=mode, records=records,
-                           agent=agent or agent_label(factory))
+                           agent=agent or agent_label(factory), identity=identity)
 
 
 def _scenario(scenario: Scenario | str | Path) -> Scenario:
@@ -309,6 +319,9 @@ class ScenarioRunner:
         settings: the test's settings (command line narrowed by the marker).
         mode: the mode of this test id.
         on_outcome: called with every outcome (the plugin records its metrics).
+        admit: called with each scenario before it runs; it may raise to stop the run
+            (the plugin skips the test when the scenario is outside its
+            ``--remit-scenario``/``--remit-k``/``--remit-tag`` selection).
 
     Attributes:
         settings: as given.
@@ -316,10 +329,12 @@ class ScenarioRunner:
     """
 
     def __init__(self, settings: RunSettings, mode: ControlMode,
-                 on_outcome: Callable[[ScenarioOutcome], None] | None = None) -> None:
+                 on_outcome: Callable[[ScenarioOutcome], None] | None = None,
+                 admit: Callable[[Scenario], None] | None = None) -> None:
         self.settings = settings
         self.mode = mode
         self._on_outcome = on_outcome
+        self._admit = admit
 
     def run(self, scenario: Scenario | str | Path, *, agent: str | AgentFactory | None = None,
             trials: int | None = None, seed: int | None = None,
@@ -340,8 +355,11 @@ class ScenarioRunner:
             ScenarioFileError: the YAML file does not load.
         """
         chosen = self.settings.agent if agent is None else agent
+        loaded = _scenario(scenario)
+        if self._admit is not None:
+            self._admit(loaded)
         outcome = run_scenario(
-            _scenario(scenario), self.mode if mode is None else resolve_mode(mode),
+            loaded, self.mode if mode is None else resolve_mode(mode),
             self.settings.factory(chosen),
             trials=self.settings.trials if trials is None else trials,
             seed=self.settings.seed if seed is None else seed,

@@ -10,9 +10,14 @@ records, from the objects of the run and from the environment:
   are ``None`` when the directory is not a git checkout or git is not installed; asking
   git never raises and never takes git's index lock;
 - the suite's id and fingerprint, and each mode's fingerprint and map hash;
-- the agent configuration's hash: SHA-256 of its canonical JSON (sorted keys, no
-  insignificant whitespace), so that the same model, temperature and prompt hash give
-  the same hash (the configuration itself is stored with its keys in that order);
+- the agent's code identity (:func:`agent_identity`): the import path of its factory,
+  a SHA-256 over the source of the module(s) defining it, and the configuration it
+  declares about itself (``remit_config``);
+- the agent configuration's hash (:func:`agent_config_hash`): SHA-256 of the canonical
+  JSON (sorted keys, no insignificant whitespace) of the configuration together with
+  that identity's import path, code hash and declared configuration, so that the same
+  model, temperature and prompt give the same hash and two different agent classes
+  never do (the configuration itself is stored with its keys in that order);
 - the persona configuration's hash: SHA-256 of the canonical JSON of every scenario's
   effective persona configuration (buyer, technical owner, finance; defaults filled
   in), in suite order.
@@ -28,28 +33,41 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import inspect
 import json
 import logging
 import random
 import secrets
 import subprocess
+import sys
+import typing
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from importlib import metadata as importlib_metadata
 from pathlib import Path
 
-from pydantic import JsonValue
+from pydantic import JsonValue, TypeAdapter, ValidationError
 
 import remit
 from remit.authority import ControlMode, Role, map_hash
 from remit.errors import RemitError
-from remit.harness.manifest import SCORER_VERSION, ErrorTreatment, ModeManifest, RunManifest
+from remit.harness.manifest import (
+    SCORER_VERSION,
+    AgentIdentity,
+    ErrorTreatment,
+    ModeManifest,
+    RunManifest,
+    ScenarioSelection,
+)
 from remit.scenarios import Suite
 
 __all__ = [
     "PERSONA_ROLES",
     "ManifestError",
+    "agent_config_hash",
+    "agent_identity",
     "build_manifest",
     "config_hash",
     "git_revision",
@@ -110,6 +128,149 @@ def persona_config_hash(suite: Suite) -> str:
         for scenario in suite
     ]
     return config_hash(personas)
+
+
+_DECLARED: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(dict[str, JsonValue])
+
+DECLARED_CONFIG_ATTRIBUTE = "remit_config"
+"""The attribute of an agent factory declaring its configuration: a dict of JSON values,
+or a function, static method or class method returning one."""
+
+
+def _unwrapped(factory: object) -> object:
+    """What ``factory`` stands for: the callable a ``functools.partial`` or a wrapper
+    (``__wrapped__``, as remit's loader sets on the builder of a no-argument class)
+    hides."""
+    target = factory
+    for _ in range(100):  # wrappers are a chain; a cycle must not hang the run
+        if isinstance(target, functools.partial):
+            target = target.func
+        elif (inner := getattr(target, "__wrapped__", None)) is not None:
+            target = inner
+        else:
+            break
+    return target
+
+
+def _owner(target: object) -> object:
+    """The named thing behind ``target``: a class or function itself, else the class of a
+    callable instance (an agent factory object such as the LLM agent's)."""
+    if inspect.isclass(target) or inspect.isroutine(target):
+        return target
+    return type(target)
+
+
+def _import_path(owner: object) -> str | None:
+    module = getattr(owner, "__module__", None)
+    qualname = getattr(owner, "__qualname__", None)
+    if not isinstance(module, str) or not isinstance(qualname, str) or "<" in qualname:
+        return None  # a lambda or a local function cannot be imported again
+    return f"{module}:{qualname}"
+
+
+def _built_class(target: object) -> type | None:
+    """The agent class ``target`` builds: the class itself, else the class its return
+    annotation names (a Protocol such as ``Agent`` names none)."""
+    if inspect.isclass(target):
+        return target
+    if not callable(target):
+        return None
+    call = target if inspect.isroutine(target) else type(target).__call__
+    try:
+        built = typing.get_type_hints(call).get("return")
+    except Exception:  # an annotation that does not resolve only means "unknown"
+        return None
+    if not inspect.isclass(built) or getattr(built, "_is_protocol", False):
+        return None
+    return built
+
+
+def _module_source(name: str) -> str | None:
+    module = sys.modules.get(name)
+    if module is None:
+        return None
+    try:
+        return inspect.getsource(module)
+    except (OSError, TypeError):
+        return None
+
+
+def _declared_config(target: object, owner: object) -> dict[str, JsonValue]:
+    declared = getattr(target, DECLARED_CONFIG_ATTRIBUTE, None)
+    if declared is None:
+        return {}
+    try:
+        value = declared() if callable(declared) else declared
+        return _DECLARED.validate_python(value)
+    except ValidationError as exc:
+        problem = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'the value'}: {e['msg']}"
+                            for e in exc.errors())
+    except TypeError as exc:
+        problem = f"calling it failed ({exc})"
+    where = _import_path(owner) or repr(owner)
+    raise ManifestError(
+        f"cannot record the configuration agent factory {where} declares in "
+        f"{DECLARED_CONFIG_ATTRIBUTE}: {problem}; make {DECLARED_CONFIG_ATTRIBUTE} a dict of "
+        "JSON values, or a function, static method or class method returning one")
+
+
+def agent_identity(factory: object) -> AgentIdentity:
+    """Which code an agent factory runs: its import path, a hash of its source and the
+    configuration it declares (see :class:`~remit.harness.manifest.AgentIdentity`).
+
+    - ``import_path``: ``module:qualname`` of the factory (a class, a function, or the
+      class of a callable factory object such as the LLM agent's); wrappers and
+      ``functools.partial`` are looked through; ``None`` for a lambda or a local function.
+    - ``code_hash``: SHA-256 over the source text of the factory's module and, when it
+      differs, of the module of the agent class it builds (the class itself, or the
+      class its return annotation names), in that order; ``None`` when a source cannot
+      be read (a module built in memory, an installed ``.pyc`` only).
+    - ``declared_config``: the factory's ``remit_config``: a dict, or a function, static
+      method or class method returning one; ``{}`` without one.
+
+    Raises:
+        ManifestError: ``remit_config`` is not a dict of JSON values (or a callable
+            returning one), or cannot be called without arguments.
+
+    Example:
+        >>> from remit.actors import BaselineAgent
+        >>> agent_identity(BaselineAgent).import_path
+        'remit.actors.baseline:BaselineAgent'
+    """
+    target = _unwrapped(factory)
+    owner = _owner(target)
+    modules = [getattr(owner, "__module__", None)]
+    built = _built_class(target)
+    if built is not None:
+        modules.append(built.__module__)
+    names = tuple(dict.fromkeys(m for m in modules if isinstance(m, str)))
+    sources = [_module_source(name) for name in names]
+    code_hash: str | None = None
+    if names and all(source is not None for source in sources):
+        digest = hashlib.sha256()
+        for source in sources:
+            digest.update(str(source).encode())
+            digest.update(b"\0")
+        code_hash = digest.hexdigest()
+    return AgentIdentity(import_path=_import_path(owner), code_hash=code_hash,
+                         modules=names if code_hash is not None else (),
+                         declared_config=_declared_config(target, owner))
+
+
+def agent_config_hash(agent_config: Mapping[str, JsonValue],
+                      identity: AgentIdentity | None = None) -> str:
+    """The manifest's ``agent_config_hash``: SHA-256 of the canonical JSON of the
+    configuration together with the identity's import path, code hash and declared
+    configuration, so that two different agents never share it.
+
+    Without an identity (runs recorded before remit knew it), the hash of the
+    configuration alone (:func:`config_hash`), as those runs recorded it.
+    """
+    if identity is None:
+        return config_hash(agent_config)
+    return config_hash({"config": dict(agent_config), "import_path": identity.import_path,
+                        "code_hash": identity.code_hash,
+                        "declared_config": identity.declared_config})
 
 
 def remit_version() -> str:
@@ -198,6 +359,8 @@ def build_manifest(
     modes: Sequence[ControlMode],
     agent_id: str,
     agent_config: Mapping[str, JsonValue],
+    agent: AgentIdentity | None = None,
+    selection: ScenarioSelection | None = None,
     trials: int,
     seed: int,
     error_treatment: ErrorTreatment | None = None,
@@ -209,10 +372,13 @@ def build_manifest(
 
     Args:
         run_id: the run's id (see :func:`new_run_id`).
-        suite: the scenarios run.
+        suite: the scenarios run (the selected ones, when ``selection`` is given).
         modes: the control modes, in run order; names must be unique.
         agent_id: the agent spec (``baseline``, ``openai:MODEL``, ``pkg.mod:factory``).
         agent_config: the agent's configuration (model, temperature, prompt hash...).
+        agent: the agent's code identity (:func:`agent_identity`); hashed with
+            ``agent_config`` into ``agent_config_hash`` (:func:`agent_config_hash`).
+        selection: which of the suite's scenarios were selected, if not all.
         trials: trials per scenario and mode.
         seed: the run seed.
         error_treatment: how infrastructure errors are handled (default: retry twice,
@@ -236,9 +402,11 @@ def build_manifest(
         scorer_version=SCORER_VERSION,
         modes=_mode_manifests(modes),
         agent_id=agent_id,
-        agent_config_hash=config_hash(agent_config),
+        agent_config_hash=agent_config_hash(agent_config, agent),
         # stored in canonical key order, so equal configurations serialise alike
         agent_config=json.loads(_canonical_text(agent_config)),
+        agent=agent,
+        selection=selection,
         persona_config_hash=persona_config_hash(suite),
         trials=trials,
         seed=seed,

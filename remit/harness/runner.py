@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable, Collection, Sequence
 from typing import TypeVar
 
@@ -46,6 +47,10 @@ class TrialRecord(BaseModel):
         attempts: how many times the trial was run (infrastructure errors are retried).
         infra_error: the last infrastructure error when retries ran out (the trial is
             then excluded or counted as a failure, as the run's error treatment says).
+        seconds: wall-clock seconds of the trial's last attempt, from building the agent
+            to the score; ``None`` when unknown (trials stored before remit kept it).
+            Not part of what the trial *is*: a trial run again with its seed has the
+            same score and trail, not the same duration.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -55,6 +60,7 @@ class TrialRecord(BaseModel):
     trail: tuple[TrailEntry, ...]
     attempts: int = 1
     infra_error: str | None = None
+    seconds: float | None = None
 
 
 class RunResult(BaseModel):
@@ -93,18 +99,23 @@ def _usage(agent: object) -> AgentUsage | None:
 
 
 def _record(scenario: Scenario, mode: ControlMode, info: TrialInfo, world: World,
-            *, attempts: int, agent: object = None) -> TrialRecord:
+            *, attempts: int, agent: object = None, started: float | None = None
+            ) -> TrialRecord:
     score = score_trial(scenario, world)
     usage = _usage(agent)
     if usage is not None:
         score = score.model_copy(update={"usage": usage})
     scored = ScoredTrial(scenario_id=scenario.id, mode=mode.name, trial=info.trial, score=score)
     return TrialRecord(scored=scored, seed=info.seed, trail=tuple(world.trail),
-                       attempts=attempts)
+                       attempts=attempts, seconds=_since(started))
+
+
+def _since(started: float | None) -> float | None:
+    return None if started is None else round(time.perf_counter() - started, 6)
 
 
 def _infra_record(scenario: Scenario, mode: ControlMode, info: TrialInfo, error: Exception,
-                  attempts: int) -> TrialRecord:
+                  attempts: int, *, started: float | None = None) -> TrialRecord:
     """A trial whose retries ran out: scored as a failure, marked as an infra error."""
     message = f"{type(error).__name__}: {error}"
     score = TrialScore(
@@ -114,7 +125,7 @@ def _infra_record(scenario: Scenario, mode: ControlMode, info: TrialInfo, error:
         denials=0, steps=0, end_reason="infra_error", final_state="unknown")
     scored = ScoredTrial(scenario_id=scenario.id, mode=mode.name, trial=info.trial, score=score)
     return TrialRecord(scored=scored, seed=info.seed, trail=(), attempts=attempts,
-                       infra_error=message)
+                       infra_error=message, seconds=_since(started))
 
 
 def run_one(scenario: Scenario, mode: ControlMode, factory: AgentFactory, *, trial: int = 0,
@@ -124,15 +135,18 @@ def run_one(scenario: Scenario, mode: ControlMode, factory: AgentFactory, *, tri
     Infrastructure errors propagate (no retries here); see :func:`run_async`.
     """
     info = _info(scenario, mode, trial, run_seed, factory)
+    started = time.perf_counter()
     agent = factory(info)
     world = drive(run_trial_async(scenario, mode, agent, seed=info.seed))
-    return _record(scenario, mode, info, world, attempts=1, agent=agent), world
+    return _record(scenario, mode, info, world, attempts=1, agent=agent,
+                   started=started), world
 
 
 async def _attempt(scenario: Scenario, mode: ControlMode, factory: AgentFactory,
                    info: TrialInfo, retries: int) -> TrialRecord:
     """Run one trial, retrying infrastructure errors ``retries`` times."""
     for attempt in range(1, retries + 2):
+        started = time.perf_counter()
         try:
             with interruptible():  # building an agent may block (Ctrl-C stops it) or fail
                 agent = factory(info)
@@ -143,9 +157,10 @@ async def _attempt(scenario: Scenario, mode: ControlMode, factory: AgentFactory,
             _LOG.warning("trial %s/%s/%d: %s (attempt %d of %d)", scenario.id, mode.name,
                          info.trial, exc, attempt, retries + 1)
             if attempt > retries:
-                return _infra_record(scenario, mode, info, exc, attempt)
+                return _infra_record(scenario, mode, info, exc, attempt, started=started)
             continue
-        return _record(scenario, mode, info, world, attempts=attempt, agent=agent)
+        return _record(scenario, mode, info, world, attempts=attempt, agent=agent,
+                       started=started)
     raise AssertionError("unreachable: the loop returns on its last attempt")
 
 

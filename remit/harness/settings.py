@@ -121,6 +121,7 @@ def agent_factory(agent: str | AgentFactory) -> AgentFactory:
             built: Agent | AsyncAgent = cls()
             return built
 
+        build.__wrapped__ = cls  # type: ignore[attr-defined]  # the agent's identity
         return build
     return agent
 

@@ -3,8 +3,11 @@
 A session's trial becomes a one-trial run: its manifest names the suite the scenario
 came from (so ``remit compare`` pairs it with other runs of that suite by scenario),
 the one mode, the agent id :data:`MCP_AGENT_ID` and, as the agent's configuration, the
-name the client gave when it connected (so two clients hash apart). The run is created,
-its trial saved and the run finished in one go once the trial has ended.
+name the client gave when it connected (so two clients hash apart). The client's code is
+outside remit, so its identity (:class:`~remit.harness.AgentIdentity`) has no import
+path, no code hash and no declared configuration: it says "unknown code", and the
+client's name is all that tells two clients apart. The run is created, its trial saved
+and the run finished in one go once the trial has ended.
 
 Example:
     >>> run_id = record_trial(store, target, record, client="my-agent",
@@ -17,7 +20,7 @@ from datetime import UTC, datetime
 
 from pydantic import JsonValue
 
-from remit.harness import TrialRecord, build_manifest, new_run_id
+from remit.harness import AgentIdentity, TrialRecord, build_manifest, new_run_id
 from remit.harness.modes import custom_mode_metadata
 from remit.mcp.target import McpTarget
 from remit.store import Store
@@ -51,7 +54,8 @@ def record_trial(store: Store, target: McpTarget, record: TrialRecord, *, client
                                       **custom_mode_metadata([target.mode])}
     manifest = build_manifest(
         run_id=new_run_id(started_at), suite=target.suite, modes=[target.mode],
-        agent_id=MCP_AGENT_ID, agent_config={"client": client}, trials=1, seed=run_seed,
+        agent_id=MCP_AGENT_ID, agent_config={"client": client}, agent=AgentIdentity(),
+        trials=1, seed=run_seed,
         started_at=started_at, metadata=metadata)
     store.create_run(manifest)
     store.save_trial(manifest.run_id, record)

@@ -29,6 +29,7 @@ Example:
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 
 from pydantic import JsonValue
@@ -100,6 +101,7 @@ class TrialSession:
         self.client: str | None = None
         self.called = False
         self._record: TrialRecord | None = None
+        self._started = time.perf_counter()
 
     # -- state ----------------------------------------------------------------------------
 
@@ -167,7 +169,8 @@ class TrialSession:
         score = score_trial(self.scenario, world)
         scored = ScoredTrial(scenario_id=self.scenario.id, mode=self.mode.name,
                              trial=self.trial, score=score)
-        self._record = TrialRecord(scored=scored, seed=self.seed, trail=tuple(world.trail))
+        self._record = TrialRecord(scored=scored, seed=self.seed, trail=tuple(world.trail),
+                                   seconds=round(time.perf_counter() - self._started, 6))
         return self._record
 
     # -- reports --------------------------------------------------------------------------

@@ -514,7 +514,7 @@ def trial_row(manifest: RunManifest, record: TrialRecord, scenario: Scenario | N
         id=trial_id(manifest, record), scenario_id=s.scenario_id, mode=s.mode, trial=s.trial,
         seed=record.seed, passed=s.score.passed and record.infra_error is None,
         counted=_counted(manifest, record), infra_error=record.infra_error, score=s.score,
-        trail=trail)
+        trail=trail, seconds=record.seconds)
 
 
 def _keeps(policy: TrailPolicy, records: Sequence[TrialRecord]) -> list[bool]:

@@ -11,6 +11,7 @@ from rich.table import Table
 
 from remit.harness import RATES, Comparison, ModeSummary, RunManifest, TrialRecord
 from remit.harness.compare import model_calls_source
+from remit.harness.selection import CLI_OPTIONS, PLUGIN_OPTIONS, describe
 from remit.harness.stats import Interval
 from remit.reports.model import ApprovalTrail, TradeoffRow
 from remit.store import RunListing
@@ -173,6 +174,21 @@ def runs_table(listings: Sequence[RunListing]) -> Table:
     return table
 
 
+def _agent_code(manifest: RunManifest) -> str:
+    """The agent's code identity in one line: import path and code hash prefix (and the
+    configuration it declares, if any); ``unknown`` for runs that did not record it."""
+    identity = manifest.agent
+    if identity is None:
+        return "unknown (recorded before remit kept it)"
+    path = identity.import_path or "an unnamed factory (a lambda or local function)"
+    code = f"code {identity.code_hash[:12]}" if identity.code_hash else "source unreadable"
+    declared = ""
+    if identity.declared_config:
+        declared = ", declares " + ", ".join(f"{k}={v}" for k, v in
+                                             sorted(identity.declared_config.items()))
+    return f"{path} ({code}{declared})"
+
+
 def manifest_table(manifest: RunManifest) -> Table:
     """The run's provenance, one field per row."""
     table = Table(title=f"Run {manifest.run_id}", show_header=False)
@@ -195,6 +211,13 @@ def manifest_table(manifest: RunManifest) -> Table:
     source = model_calls_source(manifest)
     if source is not None:
         rows.insert(2, ("model calls", source))
+    if manifest.agent is not None:
+        rows.insert(2, ("agent code", _agent_code(manifest)))
+    if manifest.selection is not None:
+        chosen = manifest.selection
+        options = PLUGIN_OPTIONS if manifest.metadata.get("source") == "pytest" else CLI_OPTIONS
+        rows.insert(1, ("selection", f"{chosen.selected} of {chosen.total} scenarios: "
+                                     f"{describe(chosen, options)}"))
     for field, value in rows:
         table.add_row(field, value)
     return table

@@ -16,7 +16,7 @@ version and ignore unknown fields.
 Example:
     >>> text = render_json(report)                        # doctest: +SKIP
     >>> json.loads(text)["report_version"]                # doctest: +SKIP
-    '2.0'
+    '3.0'
 """
 
 from __future__ import annotations

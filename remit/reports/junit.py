@@ -1,9 +1,13 @@
 """The report as JUnit XML, for CI dashboards (GitLab, Jenkins, GitHub test reporters).
 
 :func:`render_junit` writes one ``<testsuite>`` per control mode and one
-``<testcase>`` per scenario and mode (``classname`` = the mode, ``name`` = the scenario
-id). A test case fails (``<failure>``) when any of its counted trials failed; the
-failure's text lists each failing trial's broken expectations and, when the report
+``<testcase>`` per scenario and mode: ``classname`` ``remit.<suite>.<scenario>`` (the
+suite's id with dots made underscores), ``name`` the mode, so CI dashboards group a
+scenario's modes under one class in a ``remit.<suite>`` package. A case's ``time`` is
+the wall-clock seconds of its trials, a suite's the sum of its cases'; trials stored
+before remit kept durations have none, and a case or suite with no known duration has
+no ``time``. A test case fails (``<failure>``) when any of its counted trials failed;
+the failure's text lists each failing trial's broken expectations and, when the report
 kept its approval trail, the explanation (the shortest explaining trail, first
 divergence marked ``>>``). A case whose every trial was excluded after an
 infrastructure error is ``<skipped>``.
@@ -116,11 +120,24 @@ def _failure_text(failing: Sequence[TrialRow]) -> str:
     return "\n\n".join(blocks)
 
 
-def _case(suite: ET.Element, scenario_id: str, cell: ScenarioCell | None,
+def _seconds(trials: Sequence[TrialRow]) -> float | None:
+    """The trials' summed durations; ``None`` when none is known."""
+    known = [t.seconds for t in trials if t.seconds is not None]
+    return sum(known) if known else None
+
+
+def _classname(suite_id: str, scenario_id: str) -> str:
+    return f"remit.{suite_id.replace('.', '_')}.{scenario_id}"
+
+
+def _case(suite: ET.Element, suite_id: str, scenario_id: str, cell: ScenarioCell | None,
           trials: Sequence[TrialRow]) -> tuple[bool, bool]:
     """One test case; returns (failed, skipped)."""
-    case = ET.SubElement(suite, "testcase", classname=trials[0].mode, name=scenario_id,
-                         time="0")
+    case = ET.SubElement(suite, "testcase", classname=_classname(suite_id, scenario_id),
+                         name=trials[0].mode)
+    seconds = _seconds(trials)
+    if seconds is not None:
+        case.set("time", f"{seconds:.3f}")
     counted = [t for t in trials if t.counted]
     passes = cell.passes if cell is not None else 0
     _props(case, [("trials", len(counted)), ("passes", passes),
@@ -164,12 +181,14 @@ def render_junit(report: RunReport) -> str:
                        ("agent", m.agent_id), ("scorer_version", m.scorer_version),
                        *_mode_properties(mode, report.unmeasured_rates)])
         counts = [0, 0, 0]
+        timed: list[TrialRow] = []
         for scenario_id in order:
             trials = rows.get((mode.mode, scenario_id))
             if not trials:
                 continue
-            failed, skipped = _case(suite, scenario_id, cells.get((mode.mode, scenario_id)),
-                                    trials)
+            failed, skipped = _case(suite, m.suite_id, scenario_id,
+                                    cells.get((mode.mode, scenario_id)), trials)
+            timed += trials
             counts[0] += 1
             counts[1] += failed
             counts[2] += skipped
@@ -177,7 +196,8 @@ def render_junit(report: RunReport) -> str:
         suite.set("failures", str(counts[1]))
         suite.set("errors", "0")
         suite.set("skipped", str(counts[2]))
-        suite.set("time", "0")
+        if (seconds := _seconds(timed)) is not None:
+            suite.set("time", f"{seconds:.3f}")
         totals = [a + b for a, b in zip(totals, counts, strict=True)]
     root.set("tests", str(totals[0]))
     root.set("failures", str(totals[1]))

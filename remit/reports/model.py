@@ -523,6 +523,8 @@ class TrialRow(_Row):
         infra_error: the infrastructure error when its retries ran out.
         score: its score.
         trail: its approval trail, when the trail policy keeps it.
+        seconds: the trial's wall-clock duration; ``None`` when the run did not keep it
+            (added in 3.0).
     """
 
     id: str
@@ -535,6 +537,7 @@ class TrialRow(_Row):
     infra_error: str | None
     score: TrialScore
     trail: ApprovalTrail | None
+    seconds: float | None = None
 
 
 # -- the report -----------------------------------------------------------------------------

@@ -41,7 +41,7 @@ from remit.store.urls import describe_url, sqlite_path
 
 __all__ = ["Database", "RowValue", "store_error"]
 
-RowValue = str | int | bool | datetime | None
+RowValue = str | int | float | bool | datetime | None
 """A column value of a store row."""
 
 _log = logging.getLogger(__name__)

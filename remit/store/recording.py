@@ -6,6 +6,12 @@
 if the suite or a mode has changed since (their fingerprints would differ), and runs
 only the trials the store does not hold. Trial seeds derive from the run seed, so a
 resumed run ends with exactly the records an uninterrupted one would have.
+
+A run over a selection of a suite's scenarios (``--scenario``, ``-k``, ``--tag``,
+``--sample``) records the selection in its manifest, the selected scenarios' fingerprint
+as the suite fingerprint and the whole suite's fingerprint in its metadata
+(``whole_suite_fingerprint``); a resume rebuilds the whole suite, applies the selection
+again and refuses unless it gives the same scenarios.
 """
 
 from __future__ import annotations
@@ -24,10 +30,15 @@ from remit.authority import ControlMode, ModeError
 from remit.errors import RemitError
 from remit.harness import (
     SCORER_VERSION,
+    AgentIdentity,
     ErrorTreatment,
     RunManifest,
     RunResult,
+    ScenarioSelection,
+    SelectionError,
     TrialRecord,
+    agent_identity,
+    apply_selection,
     build_manifest,
     builtin_suite,
     drive,
@@ -35,20 +46,24 @@ from remit.harness import (
     plan_trials,
     result_of,
     run_async,
+    select,
     suite_names,
 )
 from remit.harness.modes import custom_mode_metadata, modes_from_metadata
 from remit.harness.outcome import ScenarioOutcome
+from remit.harness.session import MergedAgent, Repeat, merge_session
+from remit.harness.spool import SpooledOutcome
 from remit.scenarios import Scenario, Suite, load_suite
 from remit.store.errors import DuplicateTrialError
 from remit.store.store import Store
 
 __all__ = ["ResumeError", "SessionRun", "resolve_suite", "result_from_store", "resume_run",
-           "session_runs", "start_run", "suite_of"]
+           "select_from", "session_runs", "start_run", "suite_of"]
 
 _LOG = logging.getLogger(__name__)
 
 _SUITE_PATH = "suite_path"
+_WHOLE_SUITE = "whole_suite_fingerprint"
 
 
 class ResumeError(RemitError, ValueError):
@@ -73,11 +88,28 @@ def _suite_metadata(spec: str) -> dict[str, JsonValue]:
     return {_SUITE_PATH: str(Path(spec).resolve())}
 
 
+def select_from(suite: Suite, selection: ScenarioSelection | None
+                ) -> tuple[Suite, ScenarioSelection | None]:
+    """``suite`` narrowed by ``selection``'s filters, and the selection with its counts
+    (:func:`remit.harness.select`); ``(suite, None)`` without filters.
+
+    Raises:
+        SelectionError: an unknown id or tag, or nothing selected.
+    """
+    if selection is None:
+        return suite, None
+    return select(suite, scenario_ids=selection.scenario_ids, keyword=selection.keyword,
+                  tags=selection.tags, sample=selection.sample,
+                  sample_seed=selection.sample_seed)
+
+
 def start_run(store: Store, *, suite_spec: str, modes: Sequence[ControlMode],
               agent_id: str, trials: int, seed: int, concurrency: int = 1,
               error_treatment: ErrorTreatment | None = None,
               agent_config: Mapping[str, JsonValue] | None = None,
               factory: AgentFactory | None = None,
+              identity: AgentIdentity | None = None,
+              selection: ScenarioSelection | None = None,
               metadata: Mapping[str, JsonValue] | None = None,
               on_trial: Callable[[TrialRecord], None] | None = None,
               on_start: Callable[[RunManifest, int], None] | None = None) -> RunResult:
@@ -92,20 +124,32 @@ def start_run(store: Store, *, suite_spec: str, modes: Sequence[ControlMode],
         error_treatment: how infrastructure errors are treated (retries, exclusion).
         agent_config: the agent's configuration, hashed into the manifest.
         factory: the agent factory, when it is not loadable from ``agent_id`` alone.
+        identity: the agent's code identity (default: :func:`remit.harness.agent_identity`
+            of the factory).
+        selection: run only the scenarios these filters select (ids, ``-k``, tags,
+            sample; the counts are filled in); recorded in the manifest.
         metadata: extra manifest metadata.
         on_trial: called after each trial is stored (progress).
         on_start: called with the manifest and the number of trials to run, once the
             run is recorded (so a caller can say how to resume it).
+
+    Raises:
+        SelectionError: the selection names an unknown id or tag, or keeps nothing.
+        ManifestError: the agent's ``remit_config`` is not a dict of JSON values.
     """
-    suite = resolve_suite(suite_spec)
+    whole = resolve_suite(suite_spec)
+    suite, chosen = select_from(whole, selection)
     treatment = error_treatment or ErrorTreatment()
     agent_factory = factory or load_agent_factory(agent_id)  # a bad spec records nothing
     started = datetime.now(UTC)
+    selected: dict[str, JsonValue] = {} if chosen is None else {_WHOLE_SUITE: whole.fingerprint}
     manifest = build_manifest(
         run_id=new_run_id(started), suite=suite, modes=modes, agent_id=agent_id,
-        agent_config=dict(agent_config or {}), trials=trials, seed=seed,
+        agent_config=dict(agent_config or {}),
+        agent=identity if identity is not None else agent_identity(agent_factory),
+        selection=chosen, trials=trials, seed=seed,
         error_treatment=treatment, started_at=started,
-        metadata={**_suite_metadata(suite_spec), **custom_mode_metadata(modes),
+        metadata={**_suite_metadata(suite_spec), **selected, **custom_mode_metadata(modes),
                   **dict(metadata or {})})
     store.create_run(manifest)
     if on_start is not None:
@@ -114,18 +158,27 @@ def start_run(store: Store, *, suite_spec: str, modes: Sequence[ControlMode],
                     concurrency=concurrency, on_trial=on_trial)
 
 
-def suite_of(manifest: RunManifest) -> Suite | None:
-    """The suite a run ran, rebuilt from its manifest, or ``None`` when it cannot be
-    (a pytest session's ad-hoc suite, a moved directory, or a suite that has changed
-    since: its fingerprint must match the manifest's)."""
+def _whole_suite(manifest: RunManifest, *, quick: bool) -> Suite:
+    """The whole suite a run selected from (a directory's, or a built-in one). ``quick``:
+    let ``core`` skip its plan replays when that gives the recorded fingerprint."""
     path = manifest.metadata.get(_SUITE_PATH)
+    if isinstance(path, str):
+        return load_suite(path)
+    expected = manifest.metadata.get(_WHOLE_SUITE) if manifest.selection is not None \
+        else manifest.suite_fingerprint
+    return builtin_suite(manifest.suite_id,
+                         fingerprint=expected if quick and isinstance(expected, str) else None)
+
+
+def suite_of(manifest: RunManifest) -> Suite | None:
+    """The suite a run ran (its selection applied), rebuilt from its manifest, or
+    ``None`` when it cannot be (a pytest session's ad-hoc suite, a moved directory, or a
+    suite that has changed since: its fingerprint must match the manifest's)."""
+    if not isinstance(manifest.metadata.get(_SUITE_PATH), str) \
+            and manifest.suite_id not in suite_names():
+        return None
     try:
-        if isinstance(path, str):
-            suite = load_suite(path)
-        elif manifest.suite_id in suite_names():
-            suite = builtin_suite(manifest.suite_id, fingerprint=manifest.suite_fingerprint)
-        else:
-            return None
+        suite = apply_selection(_whole_suite(manifest, quick=True), manifest.selection)
     except RemitError:
         return None
     return suite if suite.fingerprint == manifest.suite_fingerprint else None
@@ -160,12 +213,7 @@ def resume_run(store: Store, run_id: str, *, concurrency: int = 1,
         raise ResumeError(f"cannot resume {run_id}: its suite {manifest.suite_id!r} is neither "
                           "built in nor a directory of scenario files (a pytest session's "
                           "runs are not resumable); run it again instead")
-    suite = load_suite(str(path)) if isinstance(path, str) else builtin_suite(manifest.suite_id)
-    if suite.fingerprint != manifest.suite_fingerprint:
-        raise ResumeError(
-            f"cannot resume {run_id}: suite {manifest.suite_id!r} has changed since the run "
-            f"started (fingerprint {suite.fingerprint[:12]} now, "
-            f"{manifest.suite_fingerprint[:12]} then); start a new run")
+    suite = _resumed_suite(manifest)
     try:
         modes = modes_from_metadata([m.name for m in manifest.modes], manifest.metadata)
     except ModeError as exc:
@@ -182,6 +230,31 @@ def resume_run(store: Store, run_id: str, *, concurrency: int = 1,
         on_start(manifest, total - len(done))
     return _execute(store, manifest, suite, modes, factory or _factory_of(manifest),
                     concurrency=concurrency, on_trial=on_trial, done=done)
+
+
+def _resumed_suite(manifest: RunManifest) -> Suite:
+    """The suite of a run to resume: the whole suite, its selection applied again, with
+    the fingerprints the manifest recorded."""
+    run_id, name = manifest.run_id, manifest.suite_id
+    whole = _whole_suite(manifest, quick=False)
+    selection = manifest.selection
+    recorded = manifest.metadata.get(_WHOLE_SUITE) if selection is not None \
+        else manifest.suite_fingerprint
+    if isinstance(recorded, str) and whole.fingerprint != recorded:
+        raise ResumeError(
+            f"cannot resume {run_id}: suite {name!r} has changed since the run started "
+            f"(fingerprint {whole.fingerprint[:12]} now, {recorded[:12]} then); start a new run")
+    try:
+        suite = apply_selection(whole, selection)
+    except SelectionError as exc:
+        raise ResumeError(f"cannot resume {run_id}: its scenario selection no longer applies "
+                          f"to suite {name!r} ({exc.problem}); start a new run") from None
+    if suite.fingerprint != manifest.suite_fingerprint:
+        raise ResumeError(
+            f"cannot resume {run_id}: the scenarios it selected from suite {name!r} have "
+            f"changed since the run started (fingerprint {suite.fingerprint[:12]} now, "
+            f"{manifest.suite_fingerprint[:12]} then); start a new run")
+    return suite
 
 
 def _factory_of(manifest: RunManifest) -> AgentFactory:
@@ -220,67 +293,81 @@ def _execute(store: Store, manifest: RunManifest, suite: Suite, modes: Sequence[
 
 
 class SessionRun(NamedTuple):
-    """A pytest session's outcomes gathered into one run.
+    """One agent's part of a pytest session, gathered into a run.
 
     Attributes:
-        manifest: the run's manifest (suite ``pytest``: the scenarios the session ran).
-        suite: those scenarios, in order of first appearance.
-        records: one record per (scenario, mode, trial), first occurrence kept.
-        duplicates: records dropped because another test already ran that trial.
+        manifest: the run's manifest (suite ``pytest``: the scenarios the session ran
+            with this agent).
+        suite: those scenarios, ordered by id.
+        records: the distinct trials (:func:`remit.harness.session.merge_session`),
+            ordered by scenario, mode and trial.
+        repeats: the scenarios run in several tests or several times, each naming them.
+        tests: the node ids of the tests that ran this agent.
     """
 
     manifest: RunManifest
     suite: Suite
     records: list[TrialRecord]
-    duplicates: int
+    repeats: tuple[Repeat, ...]
+    tests: tuple[str, ...]
 
 
-def session_runs(outcomes: Sequence[ScenarioOutcome], *, seed: int, started_at: datetime,
-                 store: Store | None = None) -> list[SessionRun]:
+def session_runs(outcomes: Sequence[SpooledOutcome], *, seed: int, started_at: datetime,
+                 store: Store | None = None,
+                 selection: ScenarioSelection | None = None) -> list[SessionRun]:
     """Gather a pytest session's outcomes into runs, one per agent, stored if asked.
 
-    A run has one agent, so outcomes are grouped by the agent they ran with (a test's
-    marker may choose another). Within a run, the same scenario run in the same mode by
-    several tests keeps its first outcome's trials (a run holds each trial once); the
-    rest are counted as duplicates.
+    A run has one agent, so a session whose tests use several agents (a marker may
+    choose another) gives one run per agent, ordered by agent label. Within a run, the
+    trials of every test are merged so that none is lost
+    (:func:`remit.harness.session.merge_session`): a trial repeating another's seed and
+    score is counted once, every other one is kept and numbered on.
+
+    Args:
+        outcomes: the spooled outcomes, with their tests.
+        seed: the session's seed (``--remit-seed``), recorded as the run seed; each
+            trial keeps its own seed.
+        started_at: the runs' start time.
+        store: where to store the runs (``None``: build them only).
+        selection: the session's ``--remit-*`` scenario selection, if any; its counts
+            are set per run (selected: the run's scenarios).
     """
-    by_agent: dict[str, list[ScenarioOutcome]] = {}
-    for outcome in outcomes:
-        by_agent.setdefault(outcome.agent, []).append(outcome)
-    return [_session_run(group, agent_id=agent, seed=seed, started_at=started_at, store=store)
-            for agent, group in by_agent.items()]
+    merged = merge_session((o.test, o.outcome.agent, o.outcome.records) for o in outcomes)
+    return [_session_run([o.outcome for o in outcomes if o.outcome.agent == agent], part,
+                         seed=seed, started_at=started_at, store=store, selection=selection)
+            for agent, part in merged.items()]
 
 
-def _session_run(outcomes: Sequence[ScenarioOutcome], *, agent_id: str, seed: int,
-                 started_at: datetime, store: Store | None) -> SessionRun:
+def _session_run(outcomes: Sequence[ScenarioOutcome], part: MergedAgent, *, seed: int,
+                 started_at: datetime, store: Store | None,
+                 selection: ScenarioSelection | None) -> SessionRun:
     scenarios: dict[str, Scenario] = {}
     modes: dict[str, ControlMode] = {}
-    records: dict[tuple[str, str, int], TrialRecord] = {}
-    duplicates = 0
     for outcome in outcomes:
         scenarios.setdefault(outcome.scenario.id, outcome.scenario)
         modes.setdefault(outcome.mode.name, outcome.mode)
-        for record in outcome.records:
-            key = (record.scored.scenario_id, record.scored.mode, record.scored.trial)
-            if key in records:
-                duplicates += 1
-            else:
-                records[key] = record
-    suite = Suite(id="pytest", scenarios=tuple(scenarios.values()))
-    trials = max((r.scored.trial + 1 for r in records.values()), default=1)
+    suite = Suite(id="pytest", scenarios=tuple(scenarios[i] for i in sorted(scenarios)))
+    per_cell: dict[tuple[str, str], int] = {}
+    for record in part.records:
+        cell = (record.scored.scenario_id, record.scored.mode)
+        per_cell[cell] = per_cell.get(cell, 0) + 1
+    identity = next((o.identity for o in outcomes if o.identity is not None), None)
+    if selection is not None:
+        selection = selection.model_copy(update={
+            "selected": len(suite), "total": max(selection.total, len(suite))})
     manifest = build_manifest(run_id=new_run_id(started_at), suite=suite,
-                              modes=list(modes.values()), agent_id=agent_id, agent_config={},
-                              trials=trials, seed=seed, started_at=started_at,
-                              metadata={"source": "pytest",
+                              modes=list(modes.values()), agent_id=part.agent, agent_config={},
+                              agent=identity, selection=selection,
+                              trials=max(per_cell.values(), default=1), seed=seed,
+                              started_at=started_at,
+                              metadata={"source": "pytest", "tests": len(part.tests),
                                         **custom_mode_metadata(list(modes.values()))})
-    ordered = sorted(records.values(), key=lambda r: (r.scored.scenario_id, r.scored.mode,
-                                                      r.scored.trial))
     if store is not None:
         store.create_run(manifest)
-        for record in ordered:
+        for record in part.records:
             store.save_trial(manifest.run_id, record)
         store.finish_run(manifest.run_id, datetime.now(UTC))
-    return SessionRun(manifest, suite, ordered, duplicates)
+    return SessionRun(manifest, suite, list(part.records), part.repeats, part.tests)
 
 
 def result_from_store(store: Store, run_id: str, *, with_trails: bool = False) -> RunResult:

@@ -80,6 +80,7 @@ def trial_row(run_id: str, record: TrialRecord) -> dict[str, RowValue]:
         "attempts": record.attempts,
         "infra_error": record.infra_error,
         "score": scored.score.model_dump_json(),
+        "seconds": record.seconds,
     }
 
 
@@ -101,9 +102,9 @@ def trail_from_payloads(payloads: Sequence[str]) -> tuple[TrailEntry, ...]:
 
 def record_from_row(*, scenario_id: str, mode: str, trial: int, seed: str, attempts: int,
                     infra_error: str | None, score: str,
-                    trail: tuple[TrailEntry, ...]) -> TrialRecord:
+                    trail: tuple[TrailEntry, ...], seconds: float | None = None) -> TrialRecord:
     """The record stored in a ``trials`` row and its events."""
     scored = ScoredTrial(scenario_id=scenario_id, mode=mode, trial=trial,
                          score=TrialScore.model_validate_json(score))
     return TrialRecord(scored=scored, seed=int(seed), trail=trail, attempts=attempts,
-                       infra_error=infra_error)
+                       infra_error=infra_error, seconds=seconds)

@@ -6,16 +6,21 @@ and one that holds some of remit's tables but no schema version is refused as no
 a remit database. An empty database gets the tables and ``schema_version`` in one
 transaction; concurrent openers are serialised (SQLite ``BEGIN IMMEDIATE``, a
 PostgreSQL advisory lock) and re-check inside it, so the tables are created once.
+
+A database of an older schema is migrated when it is opened, in one transaction under
+the same lock: version 1 to 2 adds the nullable ``trials.seconds`` column (trials stored
+before it read as of unknown duration). Nothing else changes, so a migrated database
+holds the same runs and trials; only remits of schema 2 or later open it afterwards.
 """
 
 from __future__ import annotations
 
-from sqlalchemy import Connection, inspect, select, text
+from sqlalchemy import Connection, inspect, select, text, update
 from sqlmodel import SQLModel
 
 from remit.store.database import Database
 from remit.store.errors import SchemaVersionError, StoreCorruptError
-from remit.store.tables import META, SCHEMA_VERSION, STORE_TABLES
+from remit.store.tables import META, SCHEMA_VERSION, STORE_TABLES, TRIALS
 
 __all__ = ["ensure_schema"]
 
@@ -49,8 +54,7 @@ def _check(version: int, database: str) -> int:
 
 
 def _create(connection: Connection, database: str) -> int:
-    if connection.dialect.name == "postgresql":
-        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_SCHEMA_LOCK})
+    _lock(connection)
     version = _stored_version(connection, database)
     if version is not None:
         return _check(version, database)
@@ -59,8 +63,31 @@ def _create(connection: Connection, database: str) -> int:
     return SCHEMA_VERSION
 
 
+def _lock(connection: Connection) -> None:
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_SCHEMA_LOCK})
+
+
+def _migrate(connection: Connection, database: str) -> int:
+    """Bring an older schema up to :data:`SCHEMA_VERSION` (re-checked under the lock, so
+    two openers migrate once)."""
+    _lock(connection)
+    version = _stored_version(connection, database)
+    if version is None or _check(version, database) == SCHEMA_VERSION:
+        return SCHEMA_VERSION if version is None else version
+    if version == 1:
+        columns = {c["name"] for c in inspect(connection).get_columns(TRIALS.name)}
+        if "seconds" not in columns:
+            kind = "DOUBLE PRECISION" if connection.dialect.name == "postgresql" else "FLOAT"
+            connection.execute(text(f"ALTER TABLE {TRIALS.name} ADD COLUMN seconds {kind}"))
+    connection.execute(update(META).where(META.c.key == _VERSION_KEY)
+                       .values(value=str(SCHEMA_VERSION)))
+    return SCHEMA_VERSION
+
+
 def ensure_schema(db: Database) -> int:
-    """Check the database's schema version, creating the tables if it has none.
+    """Check the database's schema version, creating the tables if it has none and
+    migrating an older schema.
 
     Returns:
         The database's schema version.
@@ -68,9 +95,11 @@ def ensure_schema(db: Database) -> int:
     Raises:
         SchemaVersionError: the database was written by a newer schema.
         StoreCorruptError: it is not a remit database.
-        StoreError: it cannot be reached, read or (when new) written.
+        StoreError: it cannot be reached, read or (when new or older) written.
     """
     version = db.read(lambda c: _stored_version(c, db.name))
     if version is not None:
-        return _check(version, db.name)
+        if _check(version, db.name) < SCHEMA_VERSION:
+            return db.write(lambda c: _migrate(c, db.name))
+        return version
     return db.write(lambda c: _create(c, db.name))

@@ -53,7 +53,8 @@ __all__ = ["RunListing", "Store"]
 
 _KNOWN_SHOWN = 5
 _TRIAL_COLUMNS = (TRIALS.c.pk, TRIALS.c.scenario_id, TRIALS.c.mode, TRIALS.c.trial,
-                  TRIALS.c.seed, TRIALS.c.attempts, TRIALS.c.infra_error, TRIALS.c.score)
+                  TRIALS.c.seed, TRIALS.c.attempts, TRIALS.c.infra_error, TRIALS.c.score,
+                  TRIALS.c.seconds)
 
 
 class RunListing(BaseModel):
@@ -85,9 +86,9 @@ class RunListing(BaseModel):
 _PG_SAVE_TRIAL = text("""
 WITH trial AS (
     INSERT INTO trials (trial_id, run_id, scenario_id, mode, trial, seed, passed, attempts,
-                        infra_error, score)
+                        infra_error, score, seconds)
     VALUES (:trial_id, :run_id, :scenario_id, :mode, :trial, :seed, :passed, :attempts,
-            :infra_error, :score)
+            :infra_error, :score, :seconds)
     RETURNING pk
 )
 INSERT INTO events (trial_pk, seq, kind, step, minute, payload)
@@ -414,4 +415,5 @@ class Store:
 def _record(row: Row[*tuple[Any, ...]], payloads: Sequence[str]) -> TrialRecord:
     return record_from_row(scenario_id=row.scenario_id, mode=row.mode, trial=row.trial,
                            seed=row.seed, attempts=row.attempts, infra_error=row.infra_error,
-                           score=row.score, trail=trail_from_payloads(payloads))
+                           score=row.score, trail=trail_from_payloads(payloads),
+                           seconds=row.seconds)

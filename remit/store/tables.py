@@ -1,12 +1,14 @@
 """The store's tables: the only SQLModel table classes in remit.
 
-Schema version 1:
+Schema version 2 (version 1 lacked ``trials.seconds``; opening a version 1 database
+adds the column, see :mod:`remit.store.schema`):
 
 - ``meta`` (key, value): ``schema_version`` -> ``"1"``.
 - ``runs``: one row per run; the manifest as JSON plus the columns that listings read.
 - ``trials``: one row per trial, unique on (run_id, scenario_id, mode, trial); the score
   as JSON; ``trial_id`` is ``RUN/SCENARIO/MODE/TRIAL``; ``pk`` is a surrogate key that
   events refer to. Seeds are stored as decimal text because they use all 64 bits.
+  ``seconds`` is the trial's wall-clock duration (``NULL`` when unknown).
 - ``events``: the ordered trail (and so the transcript) of each trial, one row per trail
   entry: (trial_pk, seq) with the entry's kind, step, minute and JSON payload.
 
@@ -24,7 +26,7 @@ from sqlmodel import Field, SQLModel
 
 __all__ = ["EVENTS", "META", "RUNS", "SCHEMA_VERSION", "STORE_TABLES", "TRIALS"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The store schema this remit writes and the newest it reads. Bump it (and add a
 migration) whenever a table changes."""
 
@@ -55,7 +57,7 @@ class RunRow(SQLModel, table=True):
 
 
 class TrialRow(SQLModel, table=True):
-    """One trial of a run: its key, seed, attempts and score (JSON)."""
+    """One trial of a run: its key, seed, attempts, duration and score (JSON)."""
 
     __tablename__ = "trials"
     __table_args__ = (
@@ -74,6 +76,7 @@ class TrialRow(SQLModel, table=True):
     attempts: int
     infra_error: str | None = Field(default=None, sa_type=Text)
     score: str = Field(sa_type=Text)
+    seconds: float | None = Field(default=None)
 
 
 class EventRow(SQLModel, table=True):

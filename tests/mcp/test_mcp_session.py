@@ -9,7 +9,7 @@ import pytest
 
 from remit.actors import oracle_factory
 from remit.authority import mode_by_name
-from remit.harness import builtin_suite, run_one
+from remit.harness import AgentIdentity, builtin_suite, run_one
 from remit.mcp import (
     DRIVER_KEY,
     SUITE_PATH_KEY,
@@ -107,7 +107,10 @@ def test_a_directory_suite_is_recorded_with_its_path(tmp_path: Path) -> None:
     assert manifest.suite_id == "mine"
     assert manifest.metadata == {DRIVER_KEY: "mcp", SUITE_PATH_KEY: str(tmp_path / "mine")}
     assert manifest.agent_config == {"client": None}
+    # the client's code is outside remit: an identity that says so, not a missing one
+    assert manifest.agent == AgentIdentity(import_path=None, code_hash=None)
     assert record.trail == session.finish().trail
+    assert record.seconds is not None
 
 
 def test_a_mode_file_is_served_and_kept_with_the_recorded_run(tmp_path: Path) -> None:

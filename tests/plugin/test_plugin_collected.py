@@ -1,4 +1,5 @@
-"""Outcomes as item properties, and the session summary rebuilt from them in any order."""
+"""Outcomes as item properties, and the session summary, per agent, rebuilt from them in
+any order with every test's trials merged and none lost."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ from remit.harness.collected import (
     SCORED_PROPERTY,
     outcome_properties,
     scored_from_properties,
+    session_outcome,
     session_summaries,
 )
 from remit.harness.outcome import ScenarioOutcome, run_scenario
+from remit.harness.session import merge_session
 from remit.scenarios import scenario_by_id
 
 
@@ -21,7 +24,7 @@ def _outcome(agent: str, scenario_id: str, mode: str, trials: int = 1) -> Scenar
                         load_agent_factory(agent), trials=trials, agent=agent)
 
 
-def test_properties_are_flat_metrics_plus_the_scored_trials() -> None:
+def test_properties_are_flat_metrics_and_the_scored_trials_only_when_asked() -> None:
     outcome = _outcome("guessing", "discount-exception", "all_tools", trials=2)
 
     properties = outcome_properties(outcome)
@@ -31,10 +34,13 @@ def test_properties_are_flat_metrics_plus_the_scored_trials() -> None:
     assert (values["pass_hat_1"], values["pass_hat_2"], values["wrong_variant_rate"]) == (
         0.0, 0.0, 1.0)
     assert all(isinstance(v, str | int | float) for _, v in properties)
-    as_lists = [list(pair) for pair in properties]  # pytest-xdist may ship lists
+    assert SCORED_PROPERTY not in values
+    assert scored_from_properties(properties) == []
+    with_payload = outcome_properties(outcome, payload=True)
+    assert with_payload[:-1] == properties
+    as_lists = [list(pair) for pair in with_payload]  # pytest-xdist may ship lists
     assert scored_from_properties(as_lists) == list(outcome.scored)
     assert scored_from_properties([("other", "x")]) == []
-    assert SCORED_PROPERTY in values
 
 
 def test_every_rate_is_a_property_under_its_summary_name() -> None:
@@ -54,22 +60,63 @@ def test_every_rate_is_a_property_under_its_summary_name() -> None:
     assert values["missing_handoff_rate"] == 0.0
 
 
-def test_the_summary_is_the_same_in_any_order_and_counts_each_test_apart() -> None:
+def test_the_summary_is_per_agent_the_same_in_any_order_and_counts_a_repeat_once() -> None:
     oracle = _outcome("oracle", "discount-exception", "dual_control", trials=2)
     guessing = _outcome("guessing", "discount-exception", "dual_control")
     all_tools = _outcome("guessing", "discount-exception", "all_tools")
-    results = [("t.py::a[dual_control]", oracle.scored),
-               ("t.py::b[dual_control]", guessing.scored),
-               ("t.py::b[all_tools]", all_tools.scored),
-               ("t.py::c[dual_control]", oracle.scored + oracle.scored)]  # ran twice in a test
+    results = [session_outcome("t.py::a[dual_control]", oracle),
+               session_outcome("t.py::b[dual_control]", guessing),
+               session_outcome("t.py::b[all_tools]", all_tools),
+               session_outcome("t.py::c[dual_control]", oracle),  # ran twice in a test
+               session_outcome("t.py::c[dual_control]", oracle)]
 
     summaries = [session_summaries(order, ["dual_control", "all_tools"])
                  for order in itertools.permutations(results)]
 
     assert all(s == summaries[0] for s in summaries)
-    dual = summaries[0]["dual_control"]
-    assert list(summaries[0]) == ["dual_control", "all_tools"]
-    assert (dual.scenarios, dual.trials) == (4, 7)
-    assert dual.pass_hat_k == {1: 0.75}
-    assert session_summaries(results)["all_tools"].wrong_variant_rate.value == 1.0
-    assert list(session_summaries(results)) == ["all_tools", "dual_control"]
+    assert list(summaries[0]) == ["guessing", "oracle"]
+    ran_oracle, ran_guessing = summaries[0]["oracle"], summaries[0]["guessing"]
+    assert list(ran_guessing.summaries) == ["dual_control", "all_tools"]
+    assert (ran_guessing.tests, ran_guessing.scenarios, ran_guessing.trials) == (2, 1, 2)
+    assert ran_guessing.summaries["all_tools"].wrong_variant_rate.value == 1.0
+    assert ran_guessing.repeats == ()
+    # The oracle's two trials ran three times over (tests a and c): the same seeds and
+    # results, so one scenario with two distinct trials, and a line naming both tests.
+    dual = ran_oracle.summaries["dual_control"]
+    assert (dual.scenarios, dual.trials, dual.pass_hat_k) == (1, 2, {1: 1.0, 2: 1.0})
+    assert (ran_oracle.tests, ran_oracle.scenarios, ran_oracle.trials) == (2, 1, 2)
+    [repeat] = ran_oracle.repeats
+    assert (repeat.tests, repeat.ran, repeat.kept, repeat.merged, repeat.differing) == (
+        ("t.py::a[dual_control]", "t.py::c[dual_control]"), 6, 2, 4, 0)
+    assert repeat.line() == (
+        "remit: discount-exception in dual_control with oracle ran in 2 tests "
+        "(t.py::a[dual_control], t.py::c[dual_control]): 6 trial(s) counted as 2 distinct "
+        "trial(s); 4 repeated a trial's seed and result and are counted once")
+    assert session_summaries(results)["guessing"].summaries.keys() == {"all_tools",
+                                                                       "dual_control"}
+
+
+def test_no_trial_is_lost_when_seeds_or_results_differ() -> None:
+    first = _outcome("oracle", "discount-exception", "dual_control")
+    other_seed = run_scenario(scenario_by_id("discount-exception"),
+                              builtin_modes()["dual_control"], load_agent_factory("oracle"),
+                              seed=5, agent="oracle")
+    [record] = first.records
+    flipped = record.model_copy(update={"scored": record.scored.model_copy(update={
+        "score": record.scored.score.model_copy(update={"passed": False})})})
+    wobbly = first.model_copy(update={"records": (flipped,)})  # same seed, other result
+
+    merged = merge_session([("t.py::a", "oracle", first.records),
+                            ("t.py::b", "oracle", other_seed.records),
+                            ("t.py::c", "oracle", wobbly.records)])
+
+    part = merged["oracle"]
+    assert [r.scored.trial for r in part.records] == [0, 1, 2]
+    assert [r.seed for r in part.records] == [record.seed, other_seed.records[0].seed,
+                                              record.seed]
+    assert [r.scored.score.passed for r in part.records] == [True, True, False]
+    [repeat] = part.repeats
+    assert (repeat.ran, repeat.kept, repeat.merged, repeat.differing) == (3, 3, 0, 1)
+    assert "1 repeated a trial's seed with another result" in repeat.line()
+    alone = merge_session([("t.py::a", "oracle", first.records)])["oracle"]
+    assert (alone.records, alone.repeats) == (first.records, ())

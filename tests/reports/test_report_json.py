@@ -99,7 +99,7 @@ def test_keys_keep_the_model_field_order(baseline_report: RunReport) -> None:
     assert list(data)[:3] == ["report_version", "generated_at", "manifest"]
     trial = data["trials"][0]
     assert list(trial) == ["id", "scenario_id", "mode", "trial", "seed", "passed", "counted",
-                           "infra_error", "score", "trail"]
+                           "infra_error", "score", "trail", "seconds"]
 
 
 def test_compact_json_is_one_line(baseline_report: RunReport) -> None:

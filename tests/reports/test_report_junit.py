@@ -1,4 +1,6 @@
-"""The JUnit report: valid XML, one case per scenario and mode, metrics as properties."""
+"""The JUnit report: valid XML, one case per scenario and mode (classname
+``remit.<suite>.<scenario>``, name the mode, time the trials' durations), metrics as
+properties."""
 
 from __future__ import annotations
 
@@ -23,18 +25,37 @@ def test_one_case_per_scenario_and_mode(baseline_report: RunReport) -> None:
     suites = root.findall("testsuite")
     assert [s.get("name") for s in suites] == ["all_tools", "dual_control"]
     cases = [(c.get("classname"), c.get("name")) for s in suites for c in s.findall("testcase")]
-    assert cases == [(m, s) for m in ("all_tools", "dual_control")
+    assert cases == [(f"remit.handwritten-3.{s}", m) for m in ("all_tools", "dual_control")
                      for s in ("actuator-pairing", "consent-withheld", "three-way-mismatch")]
+
+
+def test_times_are_the_trials_durations(baseline_report: RunReport) -> None:
+    root = ET.fromstring(render_junit(baseline_report))
+    for suite in root.findall("testsuite"):
+        mode = suite.get("name")
+        rows = [t for t in baseline_report.trials if t.mode == mode]
+        assert all(t.seconds is not None for t in rows)  # the runner timed every trial
+        assert suite.get("time") == f"{sum(t.seconds or 0 for t in rows):.3f}"
+        for case in suite.findall("testcase"):
+            scenario = str(case.get("classname")).rsplit(".", 1)[1]
+            seconds = sum(t.seconds or 0 for t in rows if t.scenario_id == scenario)
+            assert case.get("time") == f"{seconds:.3f}"
+    # a run stored before remit kept durations says nothing rather than 0
+    untimed = baseline_report.model_copy(update={"trials": tuple(
+        t.model_copy(update={"seconds": None}) for t in baseline_report.trials)})
+    root = ET.fromstring(render_junit(untimed))
+    assert [e.get("time") for e in root.iter() if e.tag in ("testsuite", "testcase")] == [
+        None] * 8
 
 
 def test_failures_carry_the_broken_expectations_and_the_explanation(
         baseline_report: RunReport) -> None:
     root = ET.fromstring(render_junit(baseline_report))
-    failed = {(c.get("classname"), c.get("name")): c.find("failure")
+    failed = {(c.get("name"), c.get("classname")): c.find("failure")
               for c in root.iter("testcase") if c.find("failure") is not None}
-    assert set(failed) == {("all_tools", "consent-withheld"),
-                           ("dual_control", "three-way-mismatch")}
-    failure = failed[("all_tools", "consent-withheld")]
+    assert set(failed) == {("all_tools", "remit.handwritten-3.consent-withheld"),
+                           ("dual_control", "remit.handwritten-3.three-way-mismatch")}
+    failure = failed[("all_tools", "remit.handwritten-3.consent-withheld")]
     assert failure is not None
     assert failure.get("message") == ("2 of 2 trials failed: final_state: expected rejected, "
                                       "got accepted")
@@ -67,7 +88,7 @@ def test_metrics_are_properties(baseline_report: RunReport) -> None:
     assert dual["abandoned_per_handoff.high"] == f"{rates.abandoned_per_handoff.high:.4f}"
     assert {"mean_clarification_rounds", "mean_review_minutes", "mean_denials",
             "mean_steps", "errors"} <= set(props)
-    case = suite.find("testcase[@name='consent-withheld']")
+    case = suite.find("testcase[@classname='remit.handwritten-3.consent-withheld']")
     assert case is not None
     assert _properties(case) == {"trials": "2", "passes": "0", "pass^2": "0.0000",
                                  "excluded": "0"}
@@ -79,7 +100,7 @@ def test_a_case_whose_trials_were_all_excluded_is_skipped(baseline_run: SmallRun
                if r.scored.scenario_id == "actuator-pairing" else r for r in result.trials]
     report = build_report(manifest, records, suite, generated_at=GENERATED)
     root = ET.fromstring(render_junit(report))
-    case = root.find("testsuite/testcase[@name='actuator-pairing']")
+    case = root.find("testsuite/testcase[@classname='remit.handwritten-3.actuator-pairing']")
     assert case is not None
     skipped = case.find("skipped")
     assert skipped is not None
@@ -89,7 +110,7 @@ def test_a_case_whose_trials_were_all_excluded_is_skipped(baseline_run: SmallRun
         update={"error_treatment": ErrorTreatment(on_exhausted="failure")})
     report = build_report(counted, records, suite, generated_at=GENERATED)
     case = ET.fromstring(render_junit(report)).find(
-        "testsuite/testcase[@name='actuator-pairing']")
+        "testsuite/testcase[@classname='remit.handwritten-3.actuator-pairing']")
     assert case is not None
     failure = case.find("failure")
     assert failure is not None

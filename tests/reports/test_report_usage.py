@@ -117,9 +117,13 @@ def test_html_trial_facts_show_the_trial_usage(usage_report: RunReport) -> None:
         assert f"<dt>{fact}</dt><dd>{value}</dd>" in facts
 
 
+CONSENT_ALL_TOOLS = ("testsuite[@name='all_tools']/"
+                     "testcase[@classname='remit.handwritten-3.consent-withheld']")
+
+
 def test_junit_cases_and_suites_carry_usage(usage_report: RunReport) -> None:
     root = ET.fromstring(render_junit(usage_report))
-    case = _properties(root.find("testsuite[@name='all_tools']/testcase[@name='consent-withheld']"))
+    case = _properties(root.find(CONSENT_ALL_TOOLS))
     assert {k: case[k] for k in ("model_calls", "prompt_tokens", "completion_tokens", "cost",
                                  "cost.currency", "reply_issues.invalid_json")} == {
         "model_calls": "8", "prompt_tokens": "2000", "completion_tokens": "100",
@@ -144,7 +148,7 @@ def test_unpriced_usage_has_no_cost(baseline_run: SmallRun) -> None:
     assert all(m.cost is None for m in report.modes), "a mode is priced only if every trial is"
     assert "| cost | - | - |" in render_markdown(report)
     root = ET.fromstring(render_junit(report))
-    case = _properties(root.find("testsuite[@name='all_tools']/testcase[@name='consent-withheld']"))
+    case = _properties(root.find(CONSENT_ALL_TOOLS))
     assert case["model_calls"] == "8"
     assert "cost" not in case
     unpriced = next(t for t in report.trials if t.trial == 1 and not t.passed)
