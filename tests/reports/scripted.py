@@ -89,3 +89,12 @@ def call(tool: str, **arguments: object) -> ToolCall:
 
 END = ToolCall(tool="end", arguments={"summary": "That is all I can do."})
 """The agent ends the trial."""
+
+
+@reference_agent
+def refused_submit_then_stop(info: TrialInfo) -> ScriptedOracle:
+    """The oracle, submitting once without the justification (refused) before its own
+    submit, and ending where it would ask the buyer to accept: an agent for
+    ``remit run --agent tests.reports.scripted:refused_submit_then_stop``."""
+    return ScriptedOracle(info, (Rule("submit", (call("submit"),)),
+                                 Rule("request_action", (END,), action="accept", drop=True)))

@@ -3,16 +3,22 @@ be avoided, on trials the harness really ran (the oracle with scripted changes).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from html import escape
+from pathlib import Path
+
+from typer.testing import CliRunner
 
 from remit.authority import builtin_modes
+from remit.cli import app
 from remit.harness import TrialRecord, build_manifest
 from remit.reports import approval_lines, approval_trail, build_report, divergence, explain
 from remit.reports.markdown import render_markdown
 from remit.reports.trial_sections import trial_section
-from remit.scenarios import Scenario, Suite, scenario_by_id
+from remit.scenarios import Scenario, Suite, export_suite, scenario_by_id
+from remit.store import Store
 from remit.world import EndEntry, ErrorEntry, ToolCallEntry, TransitionEntry
 from tests.reports.scripted import END, Rule, call, scripted_trial
 
@@ -177,3 +183,35 @@ def test_every_view_marks_the_same_step() -> None:
     section = trial_section(report.trials[0])
     assert (f"left the reference plan at step {found.step} (t={found.minute}m); the plan "
             f"expected <code>{escape(found.expected)}</code>") in section
+
+
+def test_remit_trail_and_the_reports_mark_the_same_step(tmp_path: Path) -> None:
+    """Through the real CLI: a stored run of the scripted agent, read back by
+    ``remit trail`` and written by ``remit report`` as Markdown and HTML."""
+    suite_dir, db = tmp_path / "suite", str(tmp_path / "remit.db")
+    export_suite(Suite(id="one", scenarios=(DISCOUNT,)), suite_dir)
+    cli = CliRunner()
+    ran = cli.invoke(app, ["run", "--suite", str(suite_dir), "--modes", "dual_control",
+                           "--agent", "tests.reports.scripted:refused_submit_then_stop",
+                           "--db", db, "--json"])
+    assert ran.exit_code == 0, ran.output
+    trial_id = f"{json.loads(ran.stdout)['run_id']}/{DISCOUNT.id}/dual_control/0"
+    with Store.open(db) as store:
+        found = divergence(store.trial(trial_id), DISCOUNT)
+    assert found is not None
+    assert found.expected == "request_action(to=buyer, action=accept)"
+
+    shown = cli.invoke(app, ["trail", trial_id, "--db", db], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0, shown.output
+    assert (f">> the agent left the reference plan at step {found.step} (t={found.minute}m); "
+            f"the plan expected {found.expected}") in shown.stdout
+    run_id = trial_id.split("/", 1)[0]
+    for name in ("report.md", "report.html"):
+        written = cli.invoke(app, ["report", run_id, "--db", db, "-o", str(tmp_path / name)])
+        assert written.exit_code == 0, written.output
+    markdown = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert (f"- left the reference plan at step {found.step:02d} "
+            f"(plan expected {found.expected})") in markdown
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert (f"left the reference plan at step {found.step} (t={found.minute}m); the plan "
+            f"expected <code>{escape(found.expected)}</code>") in page
