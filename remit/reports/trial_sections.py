@@ -16,8 +16,9 @@ A trial section opens on the trial's verdict and ends with its approval trail:
   not measure reads "not measured") and, as sentences, every broken expectation, wrong
   variant (with the rules excluding it), unsupported stated claim, unsupported citation
   (apart), abandoned hand-off and missing hand-off;
-- the first divergence from the reference plan, called out, and the shortest
-  explaining trail (:func:`remit.reports.explain`) when the report carries it;
+- the divergence from the reference plan (:func:`remit.reports.divergence`: where the
+  failure became inevitable), called out, and the shortest explaining trail
+  (:func:`remit.reports.explain`) when the report carries it;
 - the swimlane of the four parties (:func:`remit.reports.swimlane.swimlane_svg`);
 - two columns (one below 900 px): the approval trail table (each decision with its
   step and minute, its role and actor and, for a write on another role's grant, whose
