@@ -1,5 +1,6 @@
 """The approval trail of one trial: every authority decision, the final confirmations,
-the first divergence from the reference plan, and the transcript.
+the divergence from the reference plan (:func:`remit.reports.divergence`), and the
+transcript.
 
 :func:`approval_trail` reads a stored trial (its trail entries only; no world is
 rebuilt) and returns an :class:`~remit.reports.model.ApprovalTrail`:

@@ -7,7 +7,7 @@ plus the owners' decisions on hand-offs::
     the agent left the reference plan at step 02
        01 [t=  0m] buyer message(to=agent) "Good morning, we need 3 x DN 80 ..." -> sent
     >> 02 [t=  1m] agent edit_lines(BV-00021 x3) -> v2
-          plan expected: ask(to=buyer)
+          plan expected: edit_lines(BV-00003)
        ... 2 reads
        06 [t= 19m] technical_owner reject_fit -> fit_pending -> configured; declined H-1: C5 ...
     expectation broke: final_state: expected accepted, got configured
@@ -18,12 +18,17 @@ plus the owners' decisions on hand-offs::
 - Reads that succeed are noise and collapse into ``... N reads``; persona messages
   collapse too when the trail is long. The whole explanation stays under
   :data:`MAX_LINES` lines, keeping the start, the divergence and the end.
-- ``>>`` marks the first of the agent's calls that departs from the reference plan.
-  The agent's calls, reads and follow-ups, withdrawals, messages and ``end`` left out,
-  are compared in order with the plan's steps by tool and key arguments (the
-  addressee of ``ask``, the owner and action of ``request_action``, the SKUs of
-  ``edit_lines``). An owner step is expected as the owner's action when the mode gives
-  it to the agent, and as ``request_action`` to the owner otherwise.
+- ``>>`` marks the divergence of a failing trial (:func:`divergence`): the agent step
+  after which the failure could no longer be avoided, approximated from the trail and
+  the reference plan: the first of the agent's choices, after the last plan step the
+  trail shows done, that moved the quote off the plan for good, or a call that was not
+  what the plan needed next and was never made good, or else the agent's ``end``. A
+  failed call the agent then retried successfully is never marked. Calls match plan
+  steps by tool and key arguments (the owner and action of ``request_action``, the
+  SKUs of ``edit_lines``); under the marker, ``plan expected:`` names the plan's step
+  in the form the mode gives the agent (the owner's action when the mode lets the agent
+  do it, ``request_action`` to the owner otherwise), or the owner's action the agent
+  requested that was never done. A passing trial has no marker.
 - It ends with one ``expectation broke:`` line per broken expectation.
 
 The renderer takes plain result objects and returns text; it prints nothing.
@@ -38,6 +43,7 @@ from pydantic import JsonValue
 from remit.authority import Action, ControlMode, Role, mode_by_name, who_can
 from remit.harness.outcome import ExpectationError
 from remit.harness.runner import TrialRecord
+from remit.quotes import QuoteState, allowed_from
 from remit.reports.model import Divergence
 from remit.scenarios import PlanStep, Scenario
 from remit.world import (
@@ -212,6 +218,15 @@ def _steps(trail: Sequence[TrailEntry]) -> list[_Step]:
 # -- divergence from the plan ----------------------------------------------------------
 
 
+def _skus(arguments: dict[str, JsonValue]) -> _Key:
+    """The SKUs of an ``edit_lines`` call's lines, sorted (quantities, discounts and
+    citations left out)."""
+    lines = arguments.get("lines")
+    if not isinstance(lines, list):
+        return ()
+    return tuple(sorted(str(line.get("sku", "")) for line in lines if isinstance(line, dict)))
+
+
 def _key(tool: str, arguments: dict[str, JsonValue]) -> _Key:
     """What must match between a call and a plan step: the tool and its key arguments."""
     if tool == "ask":
@@ -219,10 +234,7 @@ def _key(tool: str, arguments: dict[str, JsonValue]) -> _Key:
     if tool == "request_action":
         return (tool, str(arguments.get("to", "")), str(arguments.get("action", "")))
     if tool == Action.EDIT_LINES.value:
-        lines = arguments.get("lines")
-        skus = sorted(str(line.get("sku", "")) for line in lines if isinstance(line, dict)) \
-            if isinstance(lines, list) else []
-        return (tool, *skus)
+        return (tool, *_skus(arguments))
     return (tool,)
 
 
@@ -237,14 +249,18 @@ def _describe(key: _Key) -> str:
     return tool
 
 
+def _action(name: object) -> Action | None:
+    try:
+        return Action(str(name))
+    except ValueError:
+        return None
+
+
 def _expected(step: PlanStep, mode: ControlMode | None) -> frozenset[_Key]:
     """The agent calls that carry out one plan step in ``mode`` (either form if unknown)."""
     direct = _key(step.tool, step.arguments)
-    try:
-        action = Action(step.tool)
-    except ValueError:
-        return frozenset({direct})
-    if step.role is Role.AGENT:
+    action = _action(step.tool)
+    if action is None or step.role is Role.AGENT:
         return frozenset({direct})
     requested = ("request_action", step.role.value, action.value)
     if mode is None:
@@ -252,34 +268,190 @@ def _expected(step: PlanStep, mode: ControlMode | None) -> frozenset[_Key]:
     return frozenset({direct if Role.AGENT in who_can(mode, action) else requested})
 
 
+def _described(keys: frozenset[_Key]) -> str:
+    return " or ".join(sorted(_describe(k) for k in keys))
+
+
+def _went_through(step: _Step) -> bool:
+    """Whether the agent's call took effect: a write made its transition, a request
+    opened its hand-off, any other call raised no error."""
+    if any(isinstance(e, ErrorEntry) for e in step.effects) or step.call is None:
+        return False
+    if step.call.tool == "request_action":
+        return any(isinstance(e, HandoffEntry) and e.event == "opened" for e in step.effects)
+    if _action(step.call.tool) is not None:
+        return _moved(step)
+    return True
+
+
+def _moved(step: _Step) -> bool:
+    """Whether the agent's call moved the quote (a transition of its own)."""
+    return any(isinstance(e, TransitionEntry) and e.role is Role.AGENT for e in step.effects)
+
+
+class _Need:
+    """One step the reference plan needs done, with the SKUs the plan's quote has once
+    it is done.
+
+    Attributes:
+        write: the write the step is (``None`` for a request or another call).
+        action: the write it makes or requests.
+        carried_by: the agent calls that carry it out: for an owner's write, doing it
+            (where the mode lets the agent) or requesting it from the owner; the call
+            itself otherwise.
+        described: what the plan expects, in the form ``mode`` gives the agent.
+    """
+
+    def __init__(self, step: PlanStep, skus: _Key, mode: ControlMode | None) -> None:
+        self.step = step
+        self.skus = skus
+        self.key = _key(step.tool, step.arguments)
+        self.write = _action(step.tool)
+        self.action = self.write or (_action(step.arguments.get("action"))
+                                     if step.tool == "request_action" else None)
+        self.carried_by = _expected(step, None)
+        self.described = _described(_expected(step, mode))
+
+    @property
+    def owners(self) -> bool:
+        """An owner's write: the agent may do it itself only where the mode lets it."""
+        return self.write is not None and self.step.role is not Role.AGENT
+
+    def possible(self, state: str) -> bool:
+        """Whether the quote's state lets the step happen now."""
+        return self.action is None or state in {s.value for s in allowed_from(self.action)}
+
+    def done_by(self, step: _Step, skus: _Key) -> bool:
+        """Whether ``step`` does it: a transition of the write (by whoever holds it) that
+        leaves the quote with the plan's SKUs, or the agent's call that went through."""
+        if self.write is not None:
+            return skus == self.skus and any(
+                isinstance(e, TransitionEntry) and e.action is self.write for e in step.effects)
+        return (step.by_agent and step.call is not None and _went_through(step)
+                and _key(step.call.tool, step.call.arguments) == self.key)
+
+
+def _needs(plan: Sequence[PlanStep], mode: ControlMode | None) -> list[_Need]:
+    """The plan's steps that count: writes and requests, in order."""
+    needs: list[_Need] = []
+    skus: _Key = ()
+    for step in plan:
+        if step.tool in _UNCOMPARED or _is_read(step.tool):
+            continue
+        if step.tool == Action.EDIT_LINES.value:
+            skus = _skus(step.arguments)
+        needs.append(_Need(step, skus, mode))
+    return needs
+
+
+def _fatal_actions(scenario: Scenario) -> frozenset[Action]:
+    """Writes that fail the trial as soon as the agent makes them: those the scenario
+    forbids and, when it checks collateral damage, those neither planned, required nor
+    tolerated (as scoring counts them)."""
+    expect = scenario.expect
+    fatal = set(expect.forbidden_actions)
+    if expect.no_collateral_damage:
+        expected = (scenario.planned_actions() | set(expect.owner_actions)
+                    | set(expect.tolerated_actions))
+        fatal |= set(Action) - expected
+    return frozenset(fatal)
+
+
+class _Walk:
+    """The trail walked against the plan's needs (see :func:`divergence` for the rule)."""
+
+    def __init__(self, steps: Sequence[_Step], scenario: Scenario,
+                 mode: ControlMode | None) -> None:
+        self.needs = _needs(scenario.plan, mode)
+        self.done = 0
+        self.last_done = -1
+        self.departures: list[tuple[int, int, bool]] = []
+        """(step index, needs done by then, idle: the call changed nothing)."""
+        self.fatal: list[tuple[int, int]] = []
+        self.carried: list[tuple[int, int]] = []
+        """(step index, needs done by then) of the agent's calls that carried out the next
+        need and went through: a retry that recovers from a failed call."""
+        self.requested: dict[int, tuple[int, int]] = {}
+        """Needs done -> (step index, trail step) of the first request for that owner's write."""
+        fatal = _fatal_actions(scenario)
+        state = QuoteState.DRAFT.value
+        skus: _Key = ()
+        for index, step in enumerate(steps):
+            before = state
+            for entry in step.effects:
+                if isinstance(entry, TransitionEntry):
+                    state = entry.to_state
+                    if entry.action is Action.EDIT_LINES:  # lines unknown without the call
+                        skus = _skus(step.call.arguments) if step.call is not None else ("?",)
+            self._visit(index, step, before, skus, fatal)
+
+    def _visit(self, index: int, step: _Step, state: str, skus: _Key,
+               fatal: frozenset[Action]) -> None:
+        need = self.needs[self.done] if self.done < len(self.needs) else None
+        if need is not None and need.done_by(step, skus):
+            self.done += 1
+            self.last_done = index
+            return
+        if not _compared(step) or step.call is None:
+            return
+        if _moved(step):
+            self.departures.append((index, self.done, False))
+            if any(isinstance(e, TransitionEntry) and e.role is Role.AGENT and e.action in fatal
+                   for e in step.effects):
+                self.fatal.append((index, self.done))
+            return
+        if need is None:
+            return  # past the plan's end, only a write departs
+        key = _key(step.call.tool, step.call.arguments)
+        if key not in need.carried_by:
+            if need.possible(state):
+                self.departures.append((index, self.done, True))
+        elif _went_through(step):
+            self.carried.append((index, self.done))
+            if need.owners and key[0] == "request_action":
+                self.requested.setdefault(self.done, (index, step.step))
+
+    def found(self, last: int) -> tuple[int, str] | None:
+        """The divergence's step index and what the plan expected there; ``last`` is the
+        index of the trail's last agent step or end."""
+        kept = [(index, done) for index, done, idle in self.departures
+                if index > self.last_done and not (idle and any(
+                    later > index and at == done for later, at in self.carried))]
+        kept += self.fatal
+        if kept:
+            index, done = min(kept)
+        elif self.done < len(self.needs):
+            index, done = last, self.done
+        else:
+            return None
+        return index, self._expectation(index, done)
+
+    def _expectation(self, index: int, done: int) -> str:
+        if done >= len(self.needs):
+            return "nothing more (the plan had ended)"
+        need = self.needs[done]
+        asked = self.requested.get(done)
+        if asked is not None and asked[0] < index:
+            return (f"{need.step.tool} by {need.step.role.value} (requested at step "
+                    f"{asked[1]}, not yet done)")
+        return need.described
+
+
 def _compared(step: _Step) -> bool:
-    return (step.by_agent and step.call is not None and not step.read
+    """An agent call the divergence looks at: neither a read (even a failed one) nor a
+    call left out of the comparison with the plan."""
+    return (step.by_agent and step.call is not None and not _is_read(step.call.tool)
             and step.call.tool not in _UNCOMPARED)
 
 
-def _divergence(steps: Sequence[_Step], plan: Sequence[PlanStep],
-               mode: ControlMode | None) -> tuple[int, str] | None:
-    """Where the agent first departs from the plan: the step's index and what the plan
-    expected there, or ``None`` if the agent's calls follow the plan to its end."""
-    expected = [_expected(p, mode) for p in plan
-                if p.tool not in _UNCOMPARED and not _is_read(p.tool)]
-    position = 0
-    for index, step in enumerate(steps):
-        if not _compared(step) or step.call is None:
-            continue
-        if position >= len(expected):
-            return index, "nothing more (the plan had ended)"
-        if _key(step.call.tool, step.call.arguments) not in expected[position]:
-            return index, _described(expected[position])
-        position += 1
-    if position < len(expected):
-        ends = [i for i, s in enumerate(steps) if s.by_agent or s.is_end]
-        return (ends[-1] if ends else len(steps) - 1), _described(expected[position])
-    return None
-
-
-def _described(keys: frozenset[_Key]) -> str:
-    return " or ".join(sorted(_describe(k) for k in keys))
+def _divergence(steps: Sequence[_Step], scenario: Scenario, mode: ControlMode | None,
+                failed: bool) -> tuple[int, str] | None:
+    """The divergence's step index and what the plan expected there, or ``None`` (see
+    :func:`divergence`)."""
+    if not failed or not steps:
+        return None
+    ends = [i for i, s in enumerate(steps) if s.by_agent or s.is_end]
+    return _Walk(steps, scenario, mode).found(ends[-1] if ends else len(steps) - 1)
 
 
 def _mode_of(record: TrialRecord, mode: ControlMode | None) -> ControlMode | None:
@@ -293,19 +465,48 @@ def _mode_of(record: TrialRecord, mode: ControlMode | None) -> ControlMode | Non
 
 def divergence(record: TrialRecord, scenario: Scenario, *,
                mode: ControlMode | None = None) -> Divergence | None:
-    """Where the agent first departs from ``scenario``'s reference plan, and what the plan
-    expected there (the step :func:`explain` marks ``>>``).
+    """Where a failing trial's failure became inevitable, measured against
+    ``scenario``'s reference plan, and what the plan expected there (the step
+    :func:`explain` marks ``>>``).
+
+    The plan's steps that count are its writes and requests, in order (its asks and
+    reads are how facts are gathered and are left out). A plan step is *done* when the
+    trail shows its effect: a write's transition, by whoever holds it (the agent, or the
+    owner it asked), made while the quote has the SKUs the plan's lines have by then; a
+    request the plan makes itself when its hand-off opens. The divergence is the first
+    agent step, after the last plan step done, of these (the earliest one wins):
+
+    - a write of the agent that moved the quote somewhere the plan does not go next (a
+      wrong variant, an action the plan does not take, a step the plan skipped);
+    - a call that changed nothing and is not how the plan's next step is carried out
+      (a request to the wrong party, a denied write of another role's action) while the
+      quote's state allows that step, unless the agent later carries the step out with a
+      call that goes through (a denied approval, then the request to finance);
+    - when neither happened and the plan is not done: the agent's ``end`` (or the last
+      agent step, when the trial ended otherwise), as the agent stopped short.
+
+    Whatever the plan does afterwards, a write the scenario's expectations forbid (or,
+    when it checks collateral damage, one neither planned, required nor tolerated) is a
+    divergence at once. Calls that failed and were retried (a ``submit`` refused for
+    its missing justification, then submitted with one), reads, asks, follow-ups,
+    withdrawals and messages are never the divergence; an owner's write counts the
+    same whether the agent does it (where the mode lets it) or requests it. The rule is
+    deterministic and reads only the trail and the scenario.
 
     Args:
         record: the trial.
         scenario: its scenario.
-        mode: its control mode (default: the built-in mode of the record's mode name).
+        mode: its control mode (default: the built-in mode of the record's mode name); it
+            decides only how the plan's expectation is worded.
 
     Returns:
-        The divergence, or ``None`` when the agent's calls follow the plan to its end.
+        The divergence, or ``None`` when the trial passed or when every plan step was
+        done and nothing the agent did afterwards moved the quote (the failure lies
+        elsewhere, in what was said).
     """
     steps = _steps(record.trail)
-    found = _divergence(steps, scenario.plan, _mode_of(record, mode))
+    found = _divergence(steps, scenario, _mode_of(record, mode),
+                        failed=not record.scored.score.passed)
     if found is None:
         return None
     step = steps[found[0]]
@@ -381,20 +582,24 @@ def explain(record: TrialRecord, scenario: Scenario, *, mode: ControlMode | None
         record: the trial.
         scenario: its scenario (the reference plan is compared with the agent's calls).
         mode: its control mode (default: the built-in mode of that name, if any; a custom
-            mode must be given to know which owner steps the agent may do itself).
-        broke: the broken expectations to end with (default: the score's failures).
+            mode must be given to word the plan's owner steps as the mode gives them).
+        broke: the broken expectations to end with (default: the score's failures); given
+            and not empty, the trial is explained as failing even if its score passed.
         agent: the agent's name, for the heading.
         max_lines: the longest explanation.
     """
     steps = _steps(record.trail)
-    found = _divergence(steps, scenario.plan, _mode_of(record, mode))
+    failed = not record.scored.score.passed or bool(broke)
+    found = _divergence(steps, scenario, _mode_of(record, mode), failed=failed)
     diverged = None if found is None else found[0]
     ended = list(record.scored.score.failures if broke is None else broke)
     if not ended:
         ended = ["(none: the trial passed)"] if record.scored.score.passed else ["failed"]
     who = f", agent {agent}" if agent else ""
-    where = ("the agent followed the reference plan" if found is None
-             else f"the agent left the reference plan at step {steps[found[0]].step:02d}")
+    if found is not None:
+        where = f"the agent left the reference plan at step {steps[found[0]].step:02d}"
+    else:
+        where = "the agent followed the reference plan" if failed else "nothing is marked"
     header = (f"{scenario.id} in {record.scored.mode}, trial {record.scored.trial} "
               f"(seed {record.seed}{who}): {'passed' if record.scored.score.passed else 'failed'}"
               f"; {where}")

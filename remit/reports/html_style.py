@@ -48,19 +48,31 @@ ul.broke li{color:var(--no)}
 .divergence{color:var(--div);font-weight:600;border-left:4px solid var(--div);padding:.2rem .6rem;
 background:#fdecea}
 .cols{display:grid;grid-template-columns:minmax(0,1.8fr) minmax(0,1fr);gap:1rem}
-@media (max-width:900px){.cols{grid-template-columns:1fr}}
+@media (max-width:900px){.cols{grid-template-columns:minmax(0,1fr)}}
 .scroll{overflow-x:auto}
-table.trail{font-size:12px}table.trail td:nth-child(-n+3){white-space:nowrap}
-table.trail td.grants{white-space:nowrap;font-family:ui-monospace,"DejaVu Sans Mono",monospace}
-table.trail tr.diverges td{background:#fdecea}table.trail td.mk{color:var(--div);font-weight:700}
-table.trail td.effect{min-width:8rem;max-width:22rem}.fx{white-space:nowrap}
-.why{font-size:11px;color:var(--fg)}
+table.trail{font-size:12px;width:100%;table-layout:fixed}
+table.trail th,table.trail td{padding:.2rem .3rem;overflow-wrap:anywhere}
+table.trail col.c-mk{width:2.1em}table.trail col.c-step{width:3.6em}
+table.trail col.c-role{width:15%}table.trail col.c-action{width:16%}
+table.trail col.c-quote{width:11%}table.trail col.c-decision{width:5.8em}
+table.trail col.c-grants{width:22%}
+table.trail td.grants{font-family:ui-monospace,"DejaVu Sans Mono",monospace}
+table.trail tr.diverges td{background:#fdecea}
+table.trail td.mk{color:var(--div);font-weight:700;white-space:nowrap;overflow-wrap:normal}
+table.trail tr.reasons td{border-top-style:hidden;padding-top:0}
+table.trail td.reason{white-space:pre-wrap;padding-left:1.2rem}
+table.trail td.reason .unmet,table.trail td.reason .stopped{color:var(--no)}
+.fx{white-space:nowrap}table.trail .fx{white-space:normal}
 .id{color:var(--muted);font-size:11px;white-space:nowrap}.ev{color:var(--muted)}
-.borrowed{color:var(--auth);font-weight:600}
+table.trail .id{white-space:normal}
+pre.explain{white-space:pre-wrap;overflow-wrap:anywhere;overflow-x:visible}
+pre.explain .ln{display:block;padding-left:6ch;text-indent:-6ch}
+p.divergence code{overflow-wrap:anywhere}
+.borrowed{color:var(--auth);font-weight:600}.under{font-size:11px}
 ol.transcript{list-style:none;padding:0;margin:0;font-size:12.5px;max-height:42rem;overflow-y:auto}
 ol.transcript li{border-bottom:1px solid var(--line);padding:.25rem 0}
 ol.transcript li.diverges{background:#fdecea}
-.who{color:var(--muted)}.said{white-space:pre-wrap}
+.who{color:var(--muted)}.said{white-space:pre-wrap;overflow-wrap:anywhere}
 .tool{background:var(--bg2);border:1px solid var(--line);border-radius:3px;padding:0 .25rem;
 font-size:11px}
 .legend{font-size:12px;color:var(--muted)}.k{font-weight:700}.k-msg{color:#8a8a8a}

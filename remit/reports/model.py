@@ -473,7 +473,9 @@ class TranscriptLine(_Row):
 
 
 class Divergence(_Row):
-    """The first of the agent's steps that departs from the reference plan.
+    """Where a failing trial went wrong for good: the agent step after which its failure
+    could no longer be avoided, measured against the reference plan (the rule is
+    :func:`remit.reports.divergence`'s).
 
     Attributes:
         step: the trail step.
@@ -493,7 +495,7 @@ class ApprovalTrail(_Row):
         decisions: every authority decision, in order.
         confirmations: the final confirmations as sentences (who approved the final
             version, who released payment, the final state).
-        divergence: the first step departing from the reference plan, if any.
+        divergence: where the agent left the reference plan for good, if it did.
         divergence_note: why no divergence is given (no plan without the suite, or
             the agent followed the plan); "" when ``divergence`` is set.
         transcript: every message, in order.

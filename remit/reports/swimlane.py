@@ -12,10 +12,12 @@ Marks (each carries a ``<title>``, the browser's tooltip, so no script is needed
 - a hand-off is a thick orange line: solid when ``request_action`` opens it, dotted
   for ``follow_up``;
 - an authority decision is a square on the acting role's lane, green when allowed and
-  red when denied; when an allowed write was decided by another role's grant (the
-  agent acting on ``g-finance-approve@agent``), a purple dotted line joins it to a
-  hollow circle on the lane of the role whose authority was used;
-- the first divergence from the reference plan is a red band across all lanes.
+  red when denied, its tooltip giving every unmet condition (a denial's reasons) in
+  full; when an allowed write was decided by another role's grant (the agent acting on
+  ``g-finance-approve@agent``), a purple dotted line joins it to a hollow circle on the
+  lane of the role whose authority was used;
+- the divergence (:func:`remit.reports.divergence`: where the agent's choices made the
+  failure inevitable) is a red band across all lanes.
 """
 
 from __future__ import annotations
@@ -55,7 +57,6 @@ _BOTTOM = 26
 _MAX_WIDTH = 1400
 _COLUMN = 30
 _MIN_COLUMN = 7
-_TEXT = 60
 
 _MESSAGE_CLASS = {"message": "t-msg", "ask": "t-ask", "request_action": "t-ho",
                   "follow_up": "t-fu", "withdraw": "t-wd"}
@@ -96,11 +97,6 @@ def _lane_y(role: str | None) -> float | None:
     return None
 
 
-def _clip(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= _TEXT else text[:_TEXT - 3] + "..."
-
-
 def _arrow(x: float, y1: float, y2: float) -> str:
     """An arrowhead at (x, y2) pointing away from y1."""
     size = 5.0 if y2 > y1 else -5.0
@@ -130,7 +126,8 @@ def _decision(row: DecisionRow, x: float) -> str:
         return ""
     verdict = "allowed" if row.allowed else "DENIED"
     deciding = ", ".join(row.deciding) or "no grant"
-    why = f"; {_clip(row.unmet[0])}" if row.unmet else ""
+    reasons = row.unmet or (() if row.allowed else row.reasons)
+    why = "".join(f"; {reason}" for reason in reasons)  # in full: a tooltip wraps
     tip = escape(f"{row.step} @{row.minute}m {row.role} {row.action} {verdict} by "
                  f"{deciding}{why}")
     square = (f'<rect class="{"ok" if row.allowed else "no"}" x="{_n(x - 4.5)}" '

@@ -16,14 +16,20 @@ A trial section opens on the trial's verdict and ends with its approval trail:
   not measure reads "not measured") and, as sentences, every broken expectation, wrong
   variant (with the rules excluding it), unsupported stated claim, unsupported citation
   (apart), abandoned hand-off and missing hand-off;
-- the first divergence from the reference plan, called out, and the shortest
-  explaining trail (:func:`remit.reports.explain`) when the report carries it;
+- the divergence from the reference plan (:func:`remit.reports.divergence`: where the
+  failure became inevitable), called out, and the shortest explaining trail
+  (:func:`remit.reports.explain`) when the report carries it;
 - the swimlane of the four parties (:func:`remit.reports.swimlane.swimlane_svg`);
-- two columns: the approval trail table (each decision with its effect: the transition
-  made, the new version, or the error that stopped an allowed write, in red like a
-  denial; the grant or forbid ids that decided it and the authority used; the
-  diverging row marked ``>>``) with the final confirmations under it, and the
-  transcript beside it.
+- two columns (one below 900 px): the approval trail table (each decision with its
+  step and minute, its role and actor and, for a write on another role's grant, whose
+  authority it used; its effect: the transition made, the new version, or the code of
+  the error that stopped an allowed write, in red like a denial; the grant or forbid
+  ids that decided it; the diverging row marked ``>>``; under a decision, a full-width
+  row with its unmet conditions and reasons, the stopped write's error message and the
+  evidence cited) with the final confirmations under it, and the transcript beside it.
+  The table's columns have fixed widths and long text wraps anywhere, so no reason ever
+  needs a sideways scroll; nor does the explaining trail, whose long lines wrap with a
+  hanging indent.
 
 Anchors: a trial's section has the id ``trial-<run>/<scenario>/<mode>/<n>`` and a
 scenario's ``scenario-<id>``, with every character outside ``A-Z a-z 0-9 . _ / -``
@@ -159,12 +165,11 @@ def _sentences(title: str, sentences: Sequence[str], css: str) -> str:
 
 
 def _effect(row: DecisionRow) -> str:
-    """What the write did: a transition, a new version, or the error that stopped an
-    allowed write, shown like a denial."""
+    """What the write did: a transition, a new version, or the code of the error that
+    stopped an allowed write, shown like a denial (its message is under the row)."""
     code = row.effect_error
     if code is not None:
-        return (f'<span class="no">{escape(code)}</span>'
-                f'<div class="why">{escape(row.effect_reason)}</div>')
+        return f'<span class="no">{escape(code)}</span>'
     if not row.effect:
         return '<span class="muted">&#8212;</span>'
     if _VERSION.fullmatch(row.effect):
@@ -172,40 +177,72 @@ def _effect(row: DecisionRow) -> str:
     return f'<span class="fx">{escape(row.effect).replace(" -&gt; ", " &#8594; ")}</span>'
 
 
+def _why(row: DecisionRow) -> str:
+    """Why a decision went as it did, for the full-width row under it: a denial's unmet
+    conditions and its other reasons, the message of the error that stopped an allowed
+    write, then the evidence cited ("" when there is none of these)."""
+    unmet = [f'<div class="unmet"><b>unmet:</b> {escape(u)}</div>' for u in row.unmet]
+    reasons = [] if row.allowed else [
+        f'<div><b>reason:</b> {escape(r)}</div>' for r in row.reasons if r not in row.unmet]
+    code = row.effect_error
+    stopped = [] if code is None else [
+        f'<div class="stopped"><b>{escape(code)}:</b> {escape(row.effect_reason)}</div>']
+    evidence = [f'<div class="ev">evidence: {escape(", ".join(row.evidence))}</div>'] \
+        if row.evidence else []
+    return "".join([*unmet, *reasons, *stopped, *evidence])
+
+
+_COLUMNS = (("mk", ""), ("step", "step"), ("role", "role"), ("action", "action"),
+            ("quote", "quote"), ("decision", "decision"), ("effect", "effect"),
+            ("grants", "deciding ids"))
+"""The trail table's columns: (class of its ``<col>``, heading). Their widths are fixed
+by the style sheet, so long text wraps instead of widening the table."""
+
+
 def _decision_row(row: DecisionRow) -> str:
+    """A decision's row and, when there is a reason or evidence to show, a full-width row
+    under it holding them (long denial reasons wrap there, never widening the table).
+
+    The row reads: the step with its minute under it, the role with its actor and, when
+    it acted on another role's grant, whose authority it used; the action (and the
+    hand-off it answers), the quote's version, the decision, its effect, the deciding
+    grant or forbid ids.
+    """
     verdict = '<span class="ok">allowed</span>' if row.allowed else \
         '<span class="no">DENIED</span>'
     version = f"v{row.version} " if row.version is not None else ""
-    authority = escape(row.authority) if row.authority else "&#8212;"
-    if row.authority and row.authority != row.role:
-        authority = f'<span class="borrowed">{authority}</span>'
-    why = [*row.unmet, *([] if row.allowed else row.reasons)]
-    detail = "".join(f"<div>{escape(w)}</div>" for w in why)
-    evidence = f'<div class="ev">evidence: {escape(", ".join(row.evidence))}</div>' \
-        if row.evidence else ""
+    borrowed = (f'<div class="under">under <span class="borrowed">{escape(row.authority)}'
+                "</span>'s authority</div>"
+                if row.authority and row.authority != row.role else "")
     handoff = f'<div class="id">answers {escape(row.handoff_id)}</div>' if row.handoff_id \
         else ""
     mark = "&gt;&gt;" if row.diverges else ""
     marked = ' class="diverges"' if row.diverges else ""
-    return (f'<tr{marked}><td class="mk">{mark}</td>'
-            f"<td>{row.step}</td><td>{row.minute}m</td>"
-            f'<td>{escape(row.role)}<div class="id">{escape(row.actor_id)}</div></td>'
+    main = (f'<tr{marked}><td class="mk">{mark}</td>'
+            f'<td>{row.step}<div class="id">{row.minute}m</div></td>'
+            f'<td>{escape(row.role)}<div class="id">{escape(row.actor_id)}</div>{borrowed}</td>'
             f"<td>{escape(row.action)}{handoff}</td>"
             f"<td>{escape(row.quote_id)} {version}<code>{escape(row.version_hash)}</code></td>"
             f"<td>{verdict}</td>"
             f'<td class="effect">{_effect(row)}</td>'
-            f'<td class="grants">{"<br>".join(escape(g) for g in row.deciding) or "&#8212;"}</td>'
-            f"<td>{authority}</td><td>{detail}{evidence}</td></tr>")
+            f'<td class="grants">{"<br>".join(escape(g) for g in row.deciding) or "&#8212;"}'
+            "</td></tr>")
+    why = _why(row)
+    if not why:
+        return main
+    under = ' class="reasons diverges"' if row.diverges else ' class="reasons"'
+    return (f'{main}<tr{under}><td class="mk"></td>'
+            f'<td class="reason" colspan="{len(_COLUMNS) - 1}">{why}</td></tr>')
 
 
 def _decisions(trail: ApprovalTrail) -> str:
     if not trail.decisions:
         return '<p class="muted">No authority decision was taken in this trial.</p>'
-    head = "".join(f"<th>{h}</th>" for h in (
-        "", "step", "t", "role", "action", "quote", "decision", "effect", "deciding ids",
-        "authority", "unmet / reasons, evidence"))
+    cols = "".join(f'<col class="c-{name}">' for name, _ in _COLUMNS)
+    head = "".join(f"<th>{h}</th>" for _, h in _COLUMNS)
     body = "".join(_decision_row(d) for d in trail.decisions)
-    return f'<table class="trail"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+    return (f'<table class="trail"><colgroup>{cols}</colgroup><thead><tr>{head}</tr></thead>'
+            f"<tbody>{body}</tbody></table>")
 
 
 def _transcript(lines: Sequence[TranscriptLine], diverged: int | None) -> str:
@@ -236,8 +273,10 @@ def _trail(row: TrialRow, trail: ApprovalTrail) -> str:
     elif trail.divergence_note:
         parts.append(f'<p class="muted">No divergence marked: {escape(trail.divergence_note)}.</p>')
     if trail.explanation:
+        lines = "".join(f'<span class="ln">{escape(line)}\n</span>'
+                        for line in trail.explanation.splitlines())
         parts.append('<details class="explain"><summary>Shortest explaining trail</summary>'
-                     f"<pre>{escape(trail.explanation)}</pre></details>")
+                     f'<pre class="explain">{lines}</pre></details>')
     lane = swimlane_svg(trail, f"swimlane of {row.id}")
     if lane:
         parts.append(f'<p class="sub">Swimlane</p><div class="scroll">{lane}</div>')

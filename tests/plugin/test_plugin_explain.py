@@ -12,6 +12,7 @@ from remit.authority import Action, ControlMode, Role, builtin_modes, default_ma
 from remit.harness import TrialRecord, run, run_one
 from remit.reports.explain import MAX_LINES, explain
 from remit.scenarios import builtin_scenarios, scenario_by_id
+from tests.reports.scripted import END, Rule, scripted_trial
 
 STEP = re.compile(r"^(>>|  ) \d{2} \[t=[ \d]{3,}m\] \w+ .+ -> .+$")
 FAULT_AGENTS = ("baseline", "guessing", "abandoning", "claiming", "overreaching")
@@ -49,19 +50,32 @@ def test_an_agent_that_stops_early_is_marked_at_its_end() -> None:
     text = explain(record, scenario_by_id("unresponsive-finance"))
 
     assert "   10 [t= 37m] agent request_action(to=finance, action=approve) -> opened H-1" in text
-    assert ">> 12 [t= 39m] agent end -> ended (agent_end)\n      plan expected: present" in text
+    assert (">> 12 [t= 39m] agent end -> ended (agent_end)\n"
+            "      plan expected: approve by finance (requested at step 10, not yet done)") in text
 
 
 def test_owner_steps_are_expected_as_the_mode_allocates_them() -> None:
-    """In all-tools the oracle approves itself; in a custom mode too, up to the limit."""
-    scenario = scenario_by_id("unresponsive-finance")  # 8% discount: above a 5% delegation
+    """In all-tools the oracle approves itself; in a custom mode too, up to the limit; a
+    passing trial has no marker, and an agent that stops where the approval is due is
+    told the form its mode expects."""
+    scenario = scenario_by_id("unresponsive-finance")  # 8% discount: below a 10% delegation
     custom = delegate(default_map(), Action.APPROVE, to=Role.AGENT, from_role=Role.FINANCE,
                       attribute="discount_pct", limit=Decimal(10), name="agent-approves-10pct")
-    for mode in (builtin_modes()["all_tools"], builtin_modes()["dual_control"], custom):
+    dual = builtin_modes()["dual_control"]
+    for mode in (builtin_modes()["all_tools"], dual, custom):
         record = _record("oracle", scenario.id, mode)
-        assert "the agent followed the reference plan" in explain(record, scenario, mode=mode)
-    in_dual = _record("oracle", scenario.id, "dual_control")
-    assert ">> " in explain(in_dual, scenario, mode=custom)  # it asked finance instead
+        text = explain(record, scenario, mode=mode)
+        assert text.splitlines()[0].endswith(": passed; nothing is marked")
+        assert ">> " not in text
+    stops = {custom.name: scripted_trial(scenario, custom, Rule("approve", (END,), drop=True)),
+             dual.name: scripted_trial(scenario, dual, Rule("request_action", (END,),
+                                                            action="approve", drop=True))}
+    for mode, expected in ((custom, "approve"),
+                           (dual, "request_action(to=finance, action=approve)")):
+        lines = explain(stops[mode.name], scenario, mode=mode).splitlines()
+        marked = next(i for i, line in enumerate(lines) if line.startswith(">> "))
+        assert lines[marked].endswith(" agent end -> ended (agent_end)")
+        assert lines[marked + 1] == f"      plan expected: {expected}"
 
 
 def test_given_expectations_replace_the_score_failures() -> None:

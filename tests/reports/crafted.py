@@ -1,10 +1,9 @@
 """A handwritten trial whose approval trail is known exactly.
 
 The agent asks the buyer, edits lines (v1 -> v2), configures, tries to approve itself
-and is denied (step 06, the divergence: the plan expected a hand-off to finance), asks
-finance, finance approves v2 on the hand-off, the agent edits again (v3: the approval no
-longer binds), approves v3 on finance's grant copied to it, and finance releases
-payment.
+and is denied (step 06), asks finance, finance approves v2 on the hand-off (the plan's
+last step), the agent edits again (step 09, the divergence: v3, the approval no longer
+binds), approves v3 on finance's grant copied to it, and finance releases payment.
 """
 
 from __future__ import annotations
@@ -119,7 +118,7 @@ def crafted_record(*, reapprove: bool = True) -> TrialRecord:
 
 
 def crafted_scenario() -> Scenario:
-    """A scenario whose plan the crafted trial follows until step 06."""
+    """A scenario whose plan the crafted trial carries out by step 08."""
     plan = (PlanStep(role=A, tool="ask", arguments={"to": "buyer"}),
             PlanStep(role=A, tool="edit_lines", arguments={"lines": LINES}),
             PlanStep(role=A, tool="configure"),

@@ -72,18 +72,20 @@ def test_an_approval_of_an_edited_version_does_not_bind() -> None:
     )
 
 
-def test_the_first_divergence_is_marked_where_explain_marks_it() -> None:
+def test_the_divergence_is_marked_where_explain_marks_it() -> None:
+    """The denied self-approval (06) is not it: the agent then asked finance, who
+    approved, which ends the plan; the edit after that approval (09) is."""
     record, scenario = crafted_record(), crafted_scenario()
     trail = approval_trail(record, scenario, mode=DUAL)
     assert trail.divergence is not None
-    assert (trail.divergence.step, trail.divergence.minute) == (6, 19)
-    assert trail.divergence.expected == "request_action(to=finance, action=approve)"
-    assert [d.step for d in trail.decisions if d.diverges] == [6]
-    assert first_divergence(record, scenario, DUAL) == 6
+    assert (trail.divergence.step, trail.divergence.minute) == (9, 41)
+    assert trail.divergence.expected == "nothing more (the plan had ended)"
+    assert [d.step for d in trail.decisions if d.diverges] == [9]
+    assert first_divergence(record, scenario, DUAL) == 9
     marked = [line for line in explain(record, scenario, mode=DUAL).splitlines()
               if line.startswith(">>")]
     assert len(marked) == 1
-    assert marked[0].startswith(">> 06 ")
+    assert marked[0].startswith(">> 09 ")
     assert trail.explanation == explain(record, scenario, mode=DUAL)
 
 

@@ -1,6 +1,7 @@
 """The HTML report in headless Chromium (Debian's ``chromium``, driven by Playwright):
 no console error, nothing fetched from the network, the summary table, a chart and a
-failing trial's approval trail visible, screenshots saved as test artifacts.
+failing trial's approval trail visible, a long denial reason readable without scrolling
+sideways at 1280 and 800 px, screenshots saved as test artifacts.
 
 Screenshots go to the test's ``tmp_path`` and are copied to ``$REMIT_TEST_ARTIFACTS``
 (default: ``artifacts/`` at the repository root, which git ignores).
@@ -11,13 +12,16 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, Route, expect, sync_playwright
 
+from remit.reports.html import render_html
 from remit.reports.model import RunReport
 from remit.reports.trial_sections import trial_anchor
+from tests.reports_html.denial_run import denial_report, long_denial
 from tests.reports_html.sample_run import FAILING_ALL_TOOLS, STOPPED_WRITE
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -131,11 +135,14 @@ def test_a_stopped_write_shows_its_effect_like_a_denial(
     expect(trail.locator("th", has_text="effect")).to_be_visible()
     stopped = trail.locator("td.effect", has_text="guard_failed")
     expect(stopped).to_be_visible()
-    expect(stopped).to_contain_text("three-way match")
+    why = trail.locator("tr.reasons td.reason .stopped", has_text="three-way match")
+    expect(why).to_be_visible()  # the error's message, in the full-width row under it
+    expect(why).to_contain_text("guard_failed:")
     expect(trail.locator("td.effect", has_text="approval_pending \u2192 approved")).to_be_visible()
     colour = "el => getComputedStyle(el).color"
     denial_red = tab.locator("span.no").first.evaluate(colour)
     assert stopped.locator("span.no").evaluate(colour) == denial_red == "rgb(198, 40, 40)"
+    assert why.evaluate(colour) == denial_red
     stopped.scroll_into_view_if_needed()
     tab.screenshot(path=str(tmp_path / "report-effect.png"))
     _artifacts(tmp_path, "report-effect.png")
@@ -163,3 +170,59 @@ def test_a_trial_link_opens_its_section(
         "open", "")
     assert watched.errors == []
     assert watched.blocked == []
+
+
+CLIENT_WIDTH = "el => [el.scrollWidth, el.clientWidth]"
+
+
+@pytest.fixture(scope="session")
+def denial() -> RunReport:
+    """The one-trial run with a long denial reason, run on a thread of its own: the
+    harness drives an event loop, and Playwright's may already hold this thread's."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(denial_report).result()
+
+
+@pytest.mark.parametrize("width", [1280, 800])
+def test_a_long_denial_reason_wraps_inside_the_viewport(
+        browser: Browser, denial: RunReport, width: int, tmp_path: Path) -> None:
+    trial, denied, reason = long_denial(denial)
+    assert len(reason) > 120, "a reason long enough to have scrolled sideways"
+    html = tmp_path / "report.html"
+    html.write_text(render_html(denial), encoding="utf-8")
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    try:
+        watched = Watched(context.new_page())
+        tab = watched.page
+        tab.goto(f"{html.as_uri()}#{trial_anchor(trial.id)}")
+        section = tab.locator(f'details[id="{trial_anchor(trial.id)}"]')
+        expect(section).to_have_attribute("open", "")
+        table = section.locator("table.trail")
+        row = table.locator("tr", has=tab.locator("td.reason", has_text=reason))
+        expect(row).to_have_count(1)
+        held = row.locator("td.reason .unmet")
+        expect(held).to_have_text(f"unmet: {reason}")  # all of it
+        held.scroll_into_view_if_needed()
+        box = held.bounding_box()
+        assert box is not None
+        assert box["x"] >= 0
+        assert box["x"] + box["width"] <= width
+        scroll_width, client_width = held.evaluate(CLIENT_WIDTH)
+        assert scroll_width <= client_width, "nothing of the reason is clipped"
+        container = table.locator("xpath=..")
+        expect(container).to_have_class("scroll")
+        scroll_width, client_width = container.evaluate(CLIENT_WIDTH)
+        assert scroll_width <= client_width, "the trail table needs no sideways scroll"
+        # the denied decision's row sits right above; the swimlane's tooltip on it
+        # carries the whole reason too
+        decision = row.locator("xpath=preceding-sibling::tr[1]")
+        expect(decision).to_contain_text("DENIED")
+        expect(decision.locator("td").nth(1)).to_have_text(f"{denied.step}{denied.minute}m")
+        tip = section.locator("svg.swimlane rect.no title")
+        expect(tip).to_contain_text(reason)
+        tab.screenshot(path=str(tmp_path / f"report-denial-{width}.png"))
+        _artifacts(tmp_path, f"report-denial-{width}.png")
+        assert watched.errors == []
+        assert watched.blocked == []
+    finally:
+        context.close()

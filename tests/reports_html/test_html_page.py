@@ -157,9 +157,13 @@ def test_trail_table_shows_what_each_decision_did(page: str, report: RunReport) 
     assert stopped.effect_reason.startswith("cannot release_payment quote Q-1: three-way match")
     section = _section(page, trial_anchor(trial.id))
     assert "<th>decision</th><th>effect</th><th>deciding ids</th>" in section
-    assert ('<td><span class="ok">allowed</span></td><td class="effect">'
-            '<span class="no">guard_failed</span>'
-            f'<div class="why">{escape(stopped.effect_reason)}</div></td>') in section
+    stopped_row = ('<td><span class="ok">allowed</span></td><td class="effect">'
+                   '<span class="no">guard_failed</span></td>')
+    assert stopped_row in section
+    why = section[section.index(stopped_row):]  # the full-width row under it
+    assert why.index('<tr class="reasons"><td class="mk"></td><td class="reason" colspan="7">'
+                     f'<div class="stopped"><b>guard_failed:</b> '
+                     f"{escape(stopped.effect_reason)}</div>") < why.index("</tbody>")
     assert ('<td class="effect"><span class="fx">approval_pending &#8594; approved</span>'
             "</td>") in section
     assert '<td class="effect"><span class="fx">new version v2</span></td>' in section
@@ -182,8 +186,11 @@ def test_an_expired_accept_and_a_denial_read_alike(report: RunReport) -> None:
     edited = trial.model_copy(update={"trail": trial.trail.model_copy(
         update={"decisions": (expired, refused, odd)})})
     section = trial_section(edited)
-    assert ('<td class="effect"><span class="no">guard_failed</span><div class="why">'
-            "cannot accept quote Q-1: its validity ended at t=30m</div></td>") in section
+    assert '<td class="effect"><span class="no">guard_failed</span></td>' in section
+    assert ('<div class="stopped"><b>guard_failed:</b> cannot accept quote Q-1: its validity '
+            "ended at t=30m</div>") in section
+    assert '<td class="reason" colspan="7"><div><b>reason:</b> agent may not accept</div>' \
+        in section
     assert ('<td><span class="no">DENIED</span></td><td class="effect">'
             '<span class="muted">&#8212;</span></td>') in section
     assert '<td class="effect"><span class="fx">note: not an error code</span></td>' \
