@@ -4,6 +4,10 @@ An agent is anything with ``start(briefing)`` and ``act(observation) -> ToolCall
 synchronous or ``async``. It sees only its briefing, the results of its own tool calls
 and the messages addressed to it; hidden truths stay with the personas.
 
+Two methods are optional: ``usage() -> AgentUsage`` (what the trial cost, recorded with
+its score) and ``finish(observation)`` (sync or ``async``: the last observation, with the
+last call's result, handed over when the trial ends after a call; no call is asked for).
+
 Example:
     >>> class Quitter:
     ...     def start(self, briefing: Briefing) -> None: ...

@@ -6,13 +6,16 @@ once and the agent goes on; a message (``message``, ``ask``, ``request_action``,
 before it acts through the gate and replies. The system expires
 a quote whose validity date has passed. The trial ends when the agent ends it, at the
 step budget, when the quote reaches a terminal state (payment released, cancelled), or
-when the agent fails (recorded as such, never crashing the run).
+when the agent fails (recorded as such, never crashing the run). An agent that offers
+``finish(observation)`` is handed the last observation (its last call's result) when the
+trial ends after a call, so it can count what it would otherwise never see.
 """
 
 from __future__ import annotations
 
 import hashlib
 import inspect
+import logging
 
 from remit.actors import Agent, AsyncAgent, Briefing, Observation, Persona
 from remit.actors.personas import build_personas
@@ -45,6 +48,8 @@ __all__ = ["AGENT_STEP_MINUTES", "TrialLoop", "briefing_for", "drive", "interrup
 # drive and interruptible live in remit.harness.driving; they are named here too because
 # the turn loop is where runs and tests have always found them.
 
+
+_LOG = logging.getLogger(__name__)
 
 #: Simulated minutes one agent step takes.
 AGENT_STEP_MINUTES = 1
@@ -220,7 +225,8 @@ async def run_trial_async(scenario: Scenario, mode: ControlMode, agent: Agent | 
     """Run one trial with a synchronous or asynchronous agent (the one turn loop).
 
     A synchronous agent's calls run inline; an asynchronous agent's are awaited, so
-    trials in flight overlap their waiting.
+    trials in flight overlap their waiting. When the trial ends after a call, an agent
+    that offers ``finish(observation)`` (sync or async) is handed the last observation.
     """
     with interruptible():
         loop = TrialLoop(scenario, mode, seed)
@@ -240,7 +246,27 @@ async def run_trial_async(scenario: Scenario, mode: ControlMode, agent: Agent | 
                 loop.agent_failed(exc)
                 break
             observation = loop.apply(call)
+            if loop.done():
+                await _finished(agent, observation)
         return loop.world
+
+
+async def _finished(agent: object, observation: Observation) -> None:
+    """Hand the trial's last observation to an agent that offers ``finish(observation)``.
+
+    The trial has ended, so an error raised there cannot fail it: it is logged and the
+    record stands (infrastructure errors and aborts still leave, as from ``act()``).
+    """
+    finish = getattr(agent, "finish", None)
+    if not callable(finish):
+        return
+    try:
+        await _settled(finish(observation))
+    except _NOT_THE_AGENTS:
+        raise
+    except Exception as exc:
+        _LOG.warning("the agent's finish() raised %s: %s; the ended trial stands",
+                     type(exc).__name__, exc)
 
 
 async def _settled(value: object) -> object:
