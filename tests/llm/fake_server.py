@@ -38,6 +38,8 @@ class Reply:
         error: the error message for a non-200 status.
         headers: extra response headers (``Retry-After``...).
         drop: close the connection without answering.
+        finish_reason: the choice's ``finish_reason`` (``None``: ``tool_calls`` when the
+            reply has native calls, else ``stop``).
     """
 
     content: str | None = None
@@ -46,6 +48,7 @@ class Reply:
     error: str = ""
     headers: tuple[tuple[str, str], ...] = ()
     drop: bool = False
+    finish_reason: str | None = None
 
 
 def call(tool: str, **arguments: Any) -> Reply:
@@ -61,6 +64,11 @@ def native(*calls: tuple[str, str], content: str | None = None) -> Reply:
 def text(content: str) -> Reply:
     """A reply with content only."""
     return Reply(content=content)
+
+
+def cut_off(content: str | None, *calls: tuple[str, str]) -> Reply:
+    """A reply cut off by ``max_tokens``: ``finish_reason: "length"``, as a server sends it."""
+    return Reply(content=content, tool_calls=tuple(calls), finish_reason="length")
 
 
 def http_error(status: int, message: str = "scripted error", **headers: str) -> Reply:
@@ -139,7 +147,8 @@ def _response(body: Body, reply: Reply) -> Body:
         "id": f"chatcmpl-{turn}", "object": "chat.completion", "created": 0,
         "model": body.get("model", ""),
         "choices": [{"index": 0, "message": message,
-                     "finish_reason": "tool_calls" if reply.tool_calls else "stop"}],
+                     "finish_reason": reply.finish_reason or (
+                         "tool_calls" if reply.tool_calls else "stop")}],
         "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                   "total_tokens": prompt_tokens + completion_tokens},
     }

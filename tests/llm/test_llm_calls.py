@@ -7,7 +7,13 @@ import json
 import pytest
 from pydantic import JsonValue
 
-from remit.actors.llm import ReplyIssue, ToolCallFormat, parse_reply
+from remit.actors.llm import (
+    MAX_ARGUMENT_DEPTH,
+    ReplyForm,
+    ReplyIssue,
+    ToolCallFormat,
+    parse_reply,
+)
 
 AUTO = ToolCallFormat.AUTO
 NATIVE = ToolCallFormat.NATIVE
@@ -57,7 +63,8 @@ def test_text_beside_calls_and_several_calls_are_flagged() -> None:
                                        content="Let me look."), AUTO)
     assert [c.tool for c in reply.calls] == ["get_quote", "get_order"]
     assert reply.text == "Let me look."
-    assert set(reply.issues) == {ReplyIssue.TEXT_AND_CALLS, ReplyIssue.SEVERAL_CALLS}
+    assert set(reply.forms) == {ReplyForm.TEXT_AND_CALLS, ReplyForm.SEVERAL_CALLS}
+    assert reply.issues == ()
 
 
 @pytest.mark.parametrize("message", [
@@ -90,7 +97,8 @@ def test_a_call_written_in_the_content_is_read_in_auto_and_content_json(
     reply = parse_reply({"role": "assistant", "content": content}, fmt)
     assert [(c.tool, c.arguments, c.source, c.id) for c in reply.calls] == [
         ("get_product", {"sku": "BV-1"}, "content", None)]
-    assert reply.issues == (ReplyIssue.CONTENT_JSON_CALL,)
+    assert reply.forms == (ReplyForm.CONTENT_JSON_CALL,)
+    assert reply.issues == ()
 
 
 def test_native_format_never_reads_the_content_as_a_call() -> None:
@@ -104,7 +112,7 @@ def test_prose_around_a_fenced_call_is_text_beside_a_call() -> None:
     reply = parse_reply({"role": "assistant", "content": content}, AUTO)
     assert reply.calls[0].tool == "get_product"
     assert reply.text == "I will read the product."
-    assert ReplyIssue.TEXT_AND_CALLS in reply.issues
+    assert ReplyForm.TEXT_AND_CALLS in reply.forms
 
 
 def test_native_calls_win_over_json_in_the_content() -> None:
@@ -141,7 +149,7 @@ def test_content_json_reads_a_list_of_calls_but_auto_does_not() -> None:
     several = parse_reply({"role": "assistant", "content": "```json\n" + content + "\n```"},
                           CONTENT)
     assert [c.tool for c in several.calls] == ["get_product", "end"]
-    assert ReplyIssue.SEVERAL_CALLS in several.issues
+    assert ReplyForm.SEVERAL_CALLS in several.forms
     wrapped = parse_reply({"content": json.dumps({"tool_calls": [CALL]})}, CONTENT)
     assert [c.tool for c in wrapped.calls] == ["get_product"]
     auto = parse_reply({"role": "assistant", "content": "```json\n" + content + "\n```"}, AUTO)
@@ -152,7 +160,8 @@ def test_content_json_treats_any_broken_json_block_as_a_failed_call() -> None:
     reply = parse_reply({"content": "```json\n{oops}\n```"}, CONTENT)
     (call,) = reply.calls
     assert call.tool == ""
-    assert reply.issues == (ReplyIssue.CONTENT_JSON_CALL, ReplyIssue.INVALID_JSON)
+    assert reply.forms == (ReplyForm.CONTENT_JSON_CALL,)
+    assert reply.issues == (ReplyIssue.INVALID_JSON,)
 
 
 def test_a_native_call_without_an_id_gets_a_stable_one() -> None:
@@ -161,3 +170,68 @@ def test_a_native_call_without_an_id_gets_a_stable_one() -> None:
     reply = parse_reply(message, NATIVE)
     assert reply.calls[0].id == "call_0"
     assert reply.calls[0].arguments == {"quote_id": "Q-1"}
+
+
+@pytest.mark.parametrize("content", [
+    '{"name": "configure", "arguments": {"quote_id": "Q-1", "lines": [{"sku": "BV',
+    '```json\n{"name": "get_quote", "arguments": {"quote_id": "Q-1"}}',
+    '{"name": "get_quote", "arguments": {"quote_id": "Q-1"}}',
+    "Thank you for your request. To choose the right",
+])
+@pytest.mark.parametrize("fmt", [AUTO, CONTENT, NATIVE])
+def test_a_reply_cut_off_at_max_tokens_has_no_call_and_is_truncated(
+        content: str, fmt: ToolCallFormat) -> None:
+    reply = parse_reply({"role": "assistant", "content": content}, fmt, finish_reason="length")
+    assert reply.truncated
+    assert reply.calls == ()
+    assert reply.issues == (ReplyIssue.TRUNCATED,)
+    assert reply.content == content
+
+
+def test_native_calls_cut_off_at_max_tokens_are_kept_only_to_be_answered() -> None:
+    message = native_message(("get_quote", '{"quote_id": "Q-1"}'), ("configure", '{"quo'))
+    reply = parse_reply(message, AUTO, finish_reason="length")
+    assert [c.tool for c in reply.calls] == ["get_quote", "configure"]
+    assert all(c.error is not None and "cut off at max_tokens" in c.error for c in reply.calls)
+    assert reply.issues == (ReplyIssue.TRUNCATED,)
+
+
+@pytest.mark.parametrize("finish_reason", ["stop", "tool_calls", None, 7])
+def test_other_finish_reasons_read_as_before(finish_reason: JsonValue) -> None:
+    reply = parse_reply(native_message(("get_quote", '{"quote_id": "Q-1"}')), AUTO,
+                        finish_reason=finish_reason)
+    assert not reply.truncated
+    assert reply.calls[0].arguments == {"quote_id": "Q-1"}
+    assert reply.issues == ()
+
+
+def nested(depth: int) -> str:
+    return '{"a": ' * (depth - 1) + "{}" + "}" * (depth - 1)
+
+
+@pytest.mark.parametrize("depth", [33, 300, 1_000, 100_000])
+@pytest.mark.parametrize("fmt", [AUTO, CONTENT])
+def test_arguments_nested_too_deep_are_invalid_json_in_either_place(
+        depth: int, fmt: ToolCallFormat) -> None:
+    for message in (native_message(("get_quote", nested(depth))),
+                    {"content": '{"name": "get_quote", "arguments": ' + nested(depth) + "}"}):
+        reply = parse_reply(message, fmt)
+        (call,) = reply.calls
+        assert call.tool == "get_quote"
+        assert call.arguments is None
+        assert call.error is not None
+        assert "deeper than 32 levels" in call.error
+        assert reply.issues == (ReplyIssue.INVALID_JSON,)
+
+
+def test_arguments_nested_up_to_the_limit_are_read() -> None:
+    reply = parse_reply(native_message(("get_quote", nested(MAX_ARGUMENT_DEPTH))), AUTO)
+    assert reply.calls[0].arguments is not None
+    assert reply.issues == ()
+
+
+def test_a_number_too_long_to_convert_is_invalid_json() -> None:
+    reply = parse_reply(native_message(("get_quote", '{"n": ' + "9" * 5000 + "}")), AUTO)
+    assert reply.calls[0].error is not None
+    assert reply.calls[0].error.startswith("arguments are not valid JSON (")
+    assert reply.issues == (ReplyIssue.INVALID_JSON,)

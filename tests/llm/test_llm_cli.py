@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
+from remit.authority import Role
 from remit.cli import app
+from remit.scenarios.builtin import scenario_by_id
+from remit.scenarios.files import dump_scenario
 from remit.store import Store
+from remit.world import ErrorEntry, ToolCallEntry
 from tests.llm.conftest import Serve
-from tests.llm.fake_server import ReadThenEnd, http_error
+from tests.llm.fake_server import ByTurn, ReadThenEnd, call, cut_off, http_error, native, text
 
 
 def test_the_core_suite_runs_against_a_local_server_in_both_modes(
@@ -76,3 +81,73 @@ def test_llm_options_with_another_agent_are_refused(tmp_path: Path) -> None:
                                       "--db", str(tmp_path / "x.db")])
     assert result.exit_code == 2
     assert "only apply to --agent openai:MODEL" in result.stderr
+
+
+NESTED = '{"a": ' * 299 + "{}" + "}" * 299
+MISBEHAVING = ByTurn([
+    call("get_quote", quote_id="Q-1"),                                      # native call
+    text('```json\n{"name": "get_order", "arguments": {"quote_id": "Q-1"}}\n```'),  # content
+    cut_off('```json\n{"name": "configure", "arguments": {"quote_id": "Q-1", "lines": ['),
+    call("teleport", to="mars"),                                            # invented, native
+    text('{"name": "lookup_price", "arguments": {"sku": "BV-1"}}'),        # invented, content
+    native(("get_quote", NESTED)),                                          # nested arguments
+    call("get_product", sku=42),                                            # wrong type
+    call("get_product", sku=42),                                            # the same again
+    text("Which design pressure do you need?"),                             # a message
+    text(""),                                                               # empty
+    text('{"name": "end", "arguments": {"summary": "done"}}'),             # content end
+])
+
+
+def _run(server_url: str, db: Path, *options: str) -> dict[str, Any]:
+    result = CliRunner().invoke(app, [
+        "run", "--agent", "openai:fake-model", "--base-url", server_url, "--db", str(db),
+        "--modes", "dual_control", "--tool-call-format", "auto", "--json", *options])
+    assert result.exit_code == 0, result.output
+    report: dict[str, Any] = json.loads(result.stdout)
+    return report
+
+
+def test_every_reply_of_a_misbehaving_model_is_recorded_and_counted_in_the_stored_run(
+        serve: Serve, tmp_path: Path) -> None:
+    server = serve(MISBEHAVING)
+    db = tmp_path / "llm.db"
+    report = _run(server.url, db, "--suite", "handwritten", "--scenario", "discount-exception")
+
+    with Store.open(str(db), create=False) as store:
+        (record,) = store.trials(report["run_id"], with_trails=True)
+    usage = record.scored.score.usage
+    assert usage is not None
+    assert usage.model_calls == len(server.requests) == 11
+    assert usage.reply_issues == {"truncated": 1, "unknown_tool": 2, "invalid_json": 1,
+                                  "bad_arguments": 1, "repeated_call": 1, "empty_reply": 1}
+    made = [(e.tool, e.arguments) for e in record.trail
+            if isinstance(e, ToolCallEntry) and e.actor is Role.AGENT]
+    assert [tool for tool, _ in made] == ["get_quote", "get_order", "teleport", "lookup_price",
+                                          "get_product", "message", "end"]
+    assert made[5][1] == {"to": "buyer", "text": "Which design pressure do you need?"}
+    refused = [e.code for e in record.trail if isinstance(e, ErrorEntry)
+               and e.actor is Role.AGENT]
+    assert refused == ["unknown_tool", "unknown_tool", "bad_arguments"]
+    # Each reply has exactly one outcome: a call the world took, a message, or an issue.
+    taken = len(made) - len(refused)
+    assert taken + sum(usage.reply_issues.values()) == usage.model_calls
+    assert record.scored.score.end_reason == "agent_end"
+
+
+def test_the_last_calls_error_is_counted_when_the_step_budget_ends_a_stored_trial(
+        serve: Serve, tmp_path: Path) -> None:
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    scenario = scenario_by_id("discount-exception").model_copy(update={"max_steps": 2})
+    (suite / "001-discount-exception.scenario.yaml").write_text(dump_scenario(scenario))
+    server = serve([call("get_quote", quote_id="Q-1"), call("teleport", to="mars")])
+    db = tmp_path / "budget.db"
+    report = _run(server.url, db, "--suite", str(suite))
+
+    with Store.open(str(db), create=False) as store:
+        (record,) = store.trials(report["run_id"], with_trails=False)
+    assert record.scored.score.end_reason == "max_steps"
+    assert record.scored.score.usage is not None
+    assert record.scored.score.usage.reply_issues == {"unknown_tool": 1}
+    assert len(server.requests) == 2

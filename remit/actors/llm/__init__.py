@@ -5,7 +5,8 @@ LiteLLM proxy through the official ``openai`` package's async client. The system
 comes from the briefing (:func:`system_prompt`), the tools from the world; replies are
 read by :func:`parse_reply` (native calls, or JSON in the content for small models);
 record/replay cassettes (:class:`Cassette`) make CI deterministic; token usage, cost
-(:func:`load_cost_table`) and every malformed reply are counted in ``agent.stats``.
+(:func:`load_cost_table`) and every reply issue (:class:`ReplyIssue`) are counted in
+``agent.stats``.
 
 Example:
     >>> config = parse_llm_config("openai:qwen2.5-0.5b-instruct",
@@ -18,7 +19,14 @@ Example:
 from __future__ import annotations
 
 from remit.actors.llm.agent import LlmAgent, LlmAgentFactory, RunGuard, llm_agent_factory
-from remit.actors.llm.calls import ParsedCall, ParsedReply, ReplyIssue, parse_reply
+from remit.actors.llm.calls import (
+    MAX_ARGUMENT_DEPTH,
+    ParsedCall,
+    ParsedReply,
+    ReplyForm,
+    ReplyIssue,
+    parse_reply,
+)
 from remit.actors.llm.cassette import Cassette, CassetteFile, Interaction, request_hash
 from remit.actors.llm.config import (
     DEFAULT_BASE_URL,
@@ -48,6 +56,7 @@ __all__ = [
     "ADAPTER_ID",
     "DEFAULT_BASE_URL",
     "LLM_AGENT_PREFIX",
+    "MAX_ARGUMENT_DEPTH",
     "CacheMode",
     "Cassette",
     "CassetteFile",
@@ -67,6 +76,7 @@ __all__ = [
     "ModelPrice",
     "ParsedCall",
     "ParsedReply",
+    "ReplyForm",
     "ReplyIssue",
     "RunGuard",
     "ToolCallFormat",

@@ -2,23 +2,39 @@
 
 ``--agent openai:MODEL`` drives OpenAI, vLLM, llama.cpp's server, Ollama or a LiteLLM
 proxy. Each ``act()`` turns the observation into chat messages, asks the model when it
-has no call queued, and returns one :class:`~remit.world.ToolCall`:
+has no call queued, and returns one :class:`~remit.world.ToolCall`. Every reply ends in
+exactly one outcome:
 
-- a reply with text and no call is a message to the buyer, the conversation's default
-  addressee (as in tau2-bench), so a plain chat model can take part;
-- a reply with several calls: all are made, in order, one per ``act()``, each answered
-  with its own result before the model is asked again;
-- a call whose arguments are not a JSON object is not made: the model gets an
-  ``invalid_json`` error for it and is asked again;
-- unknown tools and wrong argument types go to the world, which refuses them with a
-  structured error the model reads;
-- an empty reply gets a note back and the model is asked again;
-- after ``max_reply_errors`` unusable replies in a row (empty, or no valid call) the
-  agent raises :class:`~remit.actors.llm.LlmReplyError`: the trial ends as
-  ``agent_error`` with that message;
-- a model that never calls ``end`` runs into the step budget (``max_steps``).
+- calls: a reply with one or several calls (native ``tool_calls``, or in ``auto`` and
+  ``content-json`` format one written in the content): all are made, in order, one per
+  ``act()``, each answered with its own result before the model is asked again;
+- a message: a reply with text and no call is a message to the buyer, the
+  conversation's default addressee (as in tau2-bench), so a plain chat model can take
+  part;
+- a reply issue (:class:`~remit.actors.llm.ReplyIssue`), sent back to the model as an
+  error it can act on, and the model is asked again:
 
-Every one of these is counted in ``agent.stats`` (:class:`~remit.actors.llm.LlmStats`).
+  - ``truncated``: the reply was cut off at ``max_tokens`` (``finish_reason:
+    "length"``); nothing in it is made or delivered, however complete it looks;
+  - ``invalid_json``: a call that cannot be read (arguments not one JSON object, or
+    nested too deep) is not made;
+  - ``unknown_tool`` / ``bad_arguments``: the call goes to the world, which refuses it
+    with a structured error the model reads;
+  - ``repeated_call``: a call with the same tool and arguments as the call made just
+    before is not made when nothing happened in between (no message arrived, and the
+    world's step count moved by that call only: no party and no system event acted),
+    since the previous result stands; the same call after anything happened is made;
+  - ``empty_reply``: a reply with neither text nor a call gets a note back.
+
+After ``max_reply_errors`` replies in a row from which nothing could be made or sent
+(truncated, empty, only unreadable or repeated calls) the agent raises
+:class:`~remit.actors.llm.LlmReplyError`: the trial ends as ``agent_error`` with that
+message. A model that never calls ``end`` runs into the step budget (``max_steps``); the
+harness hands the agent the last observation (:meth:`LlmAgent.finish`), so the last
+call's world error is counted too.
+
+Every one of these is counted in ``agent.stats`` (:class:`~remit.actors.llm.LlmStats`),
+whose ``issues`` are the trial's ``AgentUsage.reply_issues``.
 
 Example:
     >>> factory = llm_agent_factory(LlmConfig(model="gpt-4o-mini"))  # doctest: +SKIP
@@ -27,6 +43,7 @@ Example:
 
 from __future__ import annotations
 
+import json
 import os
 from collections import deque
 from typing import TYPE_CHECKING
@@ -56,7 +73,24 @@ _EMPTY_NOTE = ("Your last reply was empty. Call one tool, or write a message to 
                "as plain text.")
 _NO_CALL_NOTE = ("None of the calls in your last reply could be made (see the errors). "
                  "Call one tool with its arguments as one JSON object.")
+_REPEAT_NOTE = ("None of the calls in your last reply was made: each repeated the call you "
+                "had just made (see the errors). Do something else: call another tool, write "
+                "to a party, or end.")
+_NOTES = {ReplyIssue.EMPTY_REPLY: _EMPTY_NOTE, ReplyIssue.INVALID_JSON: _NO_CALL_NOTE,
+          ReplyIssue.REPEATED_CALL: _REPEAT_NOTE}
+_REPEAT_ERROR = ("not made: it is the same call, with the same arguments, as the one you "
+                 "just made, and nothing has happened since, so that call's result still "
+                 "holds; do something else (another tool, a message to a party, or end)")
 _TEXT_MESSAGE = "__text_message__"
+_HINT = ("Try --tool-call-format content-json or --tool-results-as user for a small "
+         "model")
+_HINTS = {ReplyIssue.TRUNCATED: "Raise --max-tokens, or try a model that writes shorter "
+                                "replies"}
+
+
+def _repeat_key(call: ParsedCall) -> tuple[str, str]:
+    """What makes two calls the same call: the tool and the arguments."""
+    return call.tool, json.dumps(call.arguments or {}, sort_keys=True)
 
 
 class LlmAgent:
@@ -89,9 +123,10 @@ class LlmAgent:
         self._queue: deque[ParsedCall] = deque()
         self._last: ParsedCall | None = None
         self._previous: tuple[str, str] | None = None
+        self._made_at = -1
 
     def usage(self) -> AgentUsage:
-        """What this trial cost: model calls, tokens, cost and unusable replies."""
+        """What this trial cost: model calls, tokens, cost and reply issues by kind."""
         stats = self.stats
         return AgentUsage(
             model_calls=stats.model_calls, prompt_tokens=stats.prompt_tokens,
@@ -113,32 +148,37 @@ class LlmAgent:
             self._guard.abort = exc
             raise
 
+    def finish(self, observation: Observation) -> None:
+        """Take in the trial's last observation (the harness calls this when the trial
+        ends after a call), so the last call's world error is counted like any other."""
+        if self._transcript is not None:
+            self._absorb(self._transcript, observation)
+
     async def _next_call(self, observation: Observation) -> ToolCall:
         transcript = self._require_started()
         self._absorb(transcript, observation)
+        call = self._next_queued(transcript)
         unusable = 0
-        while not self._queue:
-            reply = parse_reply(await self._ask(transcript, observation.step),
-                                self.config.tool_call_format)
-            transcript.add_reply(reply)
-            for issue in reply.issues:
-                self.stats.count(issue)
-            if not reply.calls and reply.text:
+        while call is None:
+            reply = await self._reply(transcript, observation.step)
+            if not reply.truncated and not reply.calls and reply.text:
                 return self._message_to_buyer(reply)
-            issue = self._queue_calls(transcript, reply)
-            if self._queue:
+            issue = self._take_calls(transcript, reply)
+            call = self._next_queued(transcript)
+            if call is not None:
                 break
+            issue = issue or ReplyIssue.REPEATED_CALL
+            transcript.add_note(self._note(issue))
             unusable += 1
             if unusable >= self.config.max_reply_errors:
                 raise LlmReplyError(
                     f"model={self.config.model!r} gave {unusable} unusable replies in a row "
                     f"at step {observation.step} of trial {self._trial()} (last: {issue}); "
-                    "the trial ends as agent_error. Try --tool-call-format content-json or "
-                    "--tool-results-as user for a small model", count=unusable,
-                    last_issue=issue.value)
-        call = self._queue.popleft()
+                    f"the trial ends as agent_error. {_HINTS.get(issue, _HINT)}",
+                    count=unusable, last_issue=issue.value)
         self._last = call
-        self._count_repeat(call)
+        self._previous = _repeat_key(call)
+        self._made_at = observation.step
         return ToolCall(tool=call.tool, arguments=call.arguments or {})
 
     # -- observations in ------------------------------------------------------------------
@@ -148,6 +188,8 @@ class LlmAgent:
         last, self._last = self._last, None
         if result is not None and last is not None:
             self._absorb_result(transcript, last, result)
+        if observation.messages or observation.step != self._made_at + 1:
+            self._previous = None  # something happened: the same call again may be news
         transcript.add_incoming(observation.messages)
 
     def _absorb_result(self, transcript: Transcript, call: ParsedCall,
@@ -164,6 +206,18 @@ class LlmAgent:
 
     # -- replies out ----------------------------------------------------------------------
 
+    async def _reply(self, transcript: Transcript, step: int) -> ParsedReply:
+        """Ask the model; its reply, read, added to the history, its issues counted."""
+        message, finish_reason = await self._ask(transcript, step)
+        reply = parse_reply(message, self.config.tool_call_format,
+                            finish_reason=finish_reason)
+        transcript.add_reply(reply)
+        for issue in reply.issues:
+            self.stats.count(issue)
+        for form in reply.forms:
+            self.stats.note(form)
+        return reply
+
     def _message_to_buyer(self, reply: ParsedReply) -> ToolCall:
         text = reply.text
         self._last = ParsedCall(id=_TEXT_MESSAGE, tool="message", source="content",
@@ -172,8 +226,14 @@ class LlmAgent:
         self._previous = None
         return ToolCall(tool="message", arguments={"to": Role.BUYER.value, "text": text})
 
-    def _queue_calls(self, transcript: Transcript, reply: ParsedReply) -> ReplyIssue:
-        """Queue the reply's valid calls, answer the invalid ones; the issue if none is valid."""
+    def _take_calls(self, transcript: Transcript, reply: ParsedReply) -> ReplyIssue | None:
+        """Queue the reply's valid calls and answer the others; the issue if none is valid."""
+        if reply.truncated:
+            for call in reply.calls:  # answered, so a history with native calls stays valid
+                transcript.add_call_error(call, ReplyIssue.TRUNCATED.value,
+                                          f"your call of {call.tool or 'a tool'} was not "
+                                          f"made: {call.error}")
+            return ReplyIssue.TRUNCATED
         for call in reply.calls:
             if call.error is None:
                 self._queue.append(call)
@@ -183,17 +243,29 @@ class LlmAgent:
                 f"{call.raw_arguments[:200]!r}. Call it again with its arguments as one JSON "
                 "object"))
         if not reply.calls:
-            transcript.add_note(_EMPTY_NOTE)
             return ReplyIssue.EMPTY_REPLY
-        if not self._queue:
-            transcript.add_note(_NO_CALL_NOTE)
-        return ReplyIssue.INVALID_JSON
+        return None if self._queue else ReplyIssue.INVALID_JSON
 
-    def _count_repeat(self, call: ParsedCall) -> None:
-        key = (call.tool, repr(sorted((call.arguments or {}).items())))
-        if key == self._previous:
+    def _next_queued(self, transcript: Transcript) -> ParsedCall | None:
+        """The next queued call to make; a repeat of the call made just before, with
+        nothing happening in between, is answered with a ``repeated_call`` error instead."""
+        while self._queue:
+            call = self._queue.popleft()
+            if _repeat_key(call) != self._previous:
+                return call
             self.stats.count(ReplyIssue.REPEATED_CALL)
-        self._previous = key
+            transcript.add_call_error(call, ReplyIssue.REPEATED_CALL.value, _REPEAT_ERROR)
+        return None
+
+    def _note(self, issue: ReplyIssue) -> str:
+        """What the model is told when nothing in its reply could be made or sent."""
+        if issue is ReplyIssue.TRUNCATED:
+            limit = (f"max_tokens={self.config.max_tokens}" if self.config.max_tokens
+                     else "the server's token limit")
+            return (f"Your last reply was cut off at {limit} before it ended, so nothing in "
+                    "it was sent or made. Reply shorter: call one tool with short arguments, "
+                    "or write a short message.")
+        return _NOTES[issue]
 
     # -- the model ------------------------------------------------------------------------
 
@@ -208,8 +280,9 @@ class LlmAgent:
         body.update({key: value for key, value in options.items() if value is not None})
         return body
 
-    async def _ask(self, transcript: Transcript, step: int) -> JsonValue:
-        """One model call (live, recorded or replayed); the reply's message as JSON."""
+    async def _ask(self, transcript: Transcript, step: int) -> tuple[JsonValue, JsonValue]:
+        """One model call (live, recorded or replayed): the first choice's message as JSON,
+        and its ``finish_reason``."""
         body = self._body(transcript)
         call_index = self.stats.model_calls
         if self._cassette is not None and self._cassette.mode is CacheMode.REPLAY:
@@ -224,8 +297,10 @@ class LlmAgent:
         self.stats.model_calls += 1
         self._add_usage(response.get("usage"))
         choices = response.get("choices")
-        first = choices[0] if isinstance(choices, list) and choices else {}
-        return first.get("message") if isinstance(first, dict) else None
+        first = choices[0] if isinstance(choices, list) and choices else None
+        if not isinstance(first, dict):
+            return None, None
+        return first.get("message"), first.get("finish_reason")
 
     def _count_retry(self) -> None:
         self.stats.retries += 1

@@ -7,8 +7,8 @@ RemitError
 │   ├── LlmAuthError                    (HTTP 401/403, or no API key)
 │   ├── LlmEndpointError                (HTTP 404: wrong base URL or model name)
 │   └── CassetteMissError               (replay found no recorded response)
-├── LlmReplyError                       (the model gave too many unusable replies in a row;
-│                                        ends the trial as ``agent_error``)
+├── LlmReplyError                       (too many replies in a row gave nothing to make
+│                                        or send; ends the trial as ``agent_error``)
 ├── LlmRequestError                     (another HTTP 4xx: the request was refused)
 └── LlmConfigError (ValueError)         (bad options, bad cost table)
 ```
@@ -85,13 +85,16 @@ class CassetteMissError(LlmAbortError):
 
 
 class LlmReplyError(RemitError):
-    """The model gave ``count`` unusable replies in a row (empty, or no valid call).
+    """The model gave ``count`` replies in a row from which nothing could be made or sent.
+
+    Truncated, empty, or with only calls that could not be read or repeated the previous
+    call (see :class:`~remit.actors.llm.ReplyIssue`).
 
     Raised from ``act()``, it ends the trial as ``agent_error`` with this message.
 
     Attributes:
         count: the consecutive unusable replies.
-        last_issue: what was wrong with the last one.
+        last_issue: what was wrong with the last one (a ``ReplyIssue`` value).
     """
 
     def __init__(self, message: str, *, count: int, last_issue: str) -> None:

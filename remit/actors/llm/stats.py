@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
-from remit.actors.llm.calls import ReplyIssue
+from remit.actors.llm.calls import ReplyForm, ReplyIssue
 from remit.catalogue.money import Money
 
 __all__ = ["LlmStats"]
@@ -25,7 +25,10 @@ class LlmStats(BaseModel):
         cost: what the tokens cost by the cost table; ``None`` when there is no table or
             it does not list the model.
         retries: HTTP retries (429, 5xx, timeouts, refused connections).
-        issues: how often each :class:`~remit.actors.llm.ReplyIssue` happened.
+        issues: how often each :class:`~remit.actors.llm.ReplyIssue` happened: the
+            trial's ``AgentUsage.reply_issues``.
+        forms: how often each :class:`~remit.actors.llm.ReplyForm` was seen in a usable
+            reply (not an issue: kept for a model's profile).
     """
 
     model_config = ConfigDict(validate_assignment=True)
@@ -37,6 +40,7 @@ class LlmStats(BaseModel):
     cost: Money | None = None
     retries: int = 0
     issues: dict[ReplyIssue, int] = {}
+    forms: dict[ReplyForm, int] = {}
 
     @property
     def empty_replies(self) -> int:
@@ -53,6 +57,10 @@ class LlmStats(BaseModel):
         """Count ``issue`` ``times`` more times."""
         self.issues = {**self.issues, issue: self.issues.get(issue, 0) + times}
 
+    def note(self, form: ReplyForm) -> None:
+        """Count one more usable reply written in ``form``."""
+        self.forms = {**self.forms, form: self.forms.get(form, 0) + 1}
+
     def add_usage(self, prompt_tokens: int, completion_tokens: int, cost: Money | None) -> None:
         """Add one response's token usage and its cost (``None``: unpriced)."""
         self.prompt_tokens += prompt_tokens
@@ -61,7 +69,8 @@ class LlmStats(BaseModel):
             self.cost = cost if self.cost is None else self.cost + cost
 
     def as_metrics(self) -> dict[str, JsonValue]:
-        """Flat JSON metrics: counters, ``cost`` as a decimal string, one key per issue."""
+        """Flat JSON metrics: counters, ``cost`` as a decimal string, one key per issue
+        (``issue_<kind>``) and per form (``form_<form>``)."""
         metrics: dict[str, JsonValue] = {
             "model_calls": self.model_calls,
             "replayed_calls": self.replayed_calls,
@@ -75,4 +84,6 @@ class LlmStats(BaseModel):
         }
         for issue in ReplyIssue:
             metrics[f"issue_{issue.value}"] = self.issues.get(issue, 0)
+        for form in ReplyForm:
+            metrics[f"form_{form.value}"] = self.forms.get(form, 0)
         return metrics
