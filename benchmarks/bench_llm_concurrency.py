@@ -3,10 +3,10 @@
 Run: ``python benchmarks/bench_llm_concurrency.py [LATENCY_MS] [TRIALS]``. The tests'
 fake chat-completions server runs in its own process on 127.0.0.1 (so that its CPU does
 not compete with remit's for the GIL) and answers every request after ``LATENCY_MS``
-(default 200) with a trivial policy: read the quote three times, then end (four model
-calls per trial). Every built-in scenario in two modes, ``TRIALS`` (default 4) trials
-each, runs through ``remit.harness.run_async`` at concurrency 16, and a smaller run at
-concurrency 1 for reference. Prints model calls, wall time, the ideal
+(default 200) with a trivial policy: three reads (the quote and its order in turn), then
+end (four model calls per trial). Every built-in scenario in two modes, ``TRIALS``
+(default 4) trials each, runs through ``remit.harness.run_async`` at concurrency 16, and
+a smaller run at concurrency 1 for reference. Prints model calls, wall time, the ideal
 (calls x latency / concurrency) and the efficiency (ideal / wall time).
 """
 

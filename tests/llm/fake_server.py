@@ -121,15 +121,20 @@ class ByTurn:
 
 
 class ReadThenEnd:
-    """A trivial agent: reads the quote ``reads`` times, then ends."""
+    """A trivial, well-behaved agent: reads ``reads`` times, then ends.
+
+    The reads alternate between the quote and its order, so no call repeats the one
+    before it (a repeat would be a ``repeated_call`` reply issue, not made).
+    """
 
     def __init__(self, reads: int, quote_id: str = "Q-1") -> None:
         self.reads = reads
         self.quote_id = quote_id
 
     def __call__(self, body: Body) -> Reply:
-        if assistant_turns(body) < self.reads:
-            return call("get_quote", quote_id=self.quote_id)
+        turn = assistant_turns(body)
+        if turn < self.reads:
+            return call("get_order" if turn % 2 else "get_quote", quote_id=self.quote_id)
         return call("end", summary="read the quote")
 
 

@@ -24,7 +24,6 @@ from tests.llm.conftest import Serve
 from tests.llm.fake_server import (
     ReadThenEnd,
     Reply,
-    assistant_turns,
     call,
     cut_off,
     native,
@@ -177,11 +176,7 @@ def test_too_many_unusable_replies_in_a_row_end_the_trial_as_agent_error(
 
 
 def test_a_model_that_never_calls_end_runs_into_the_step_budget(serve: Serve) -> None:
-    def reads(body: dict[str, Any]) -> Reply:
-        return call("get_quote" if assistant_turns(body) % 2 == 0 else "get_order",
-                    quote_id="Q-1")
-
-    server = serve(reads)
+    server = serve(ReadThenEnd(reads=1000))
     world, agent = play(config(server.url), max_steps=5)
 
     assert world.ended is not None
@@ -225,7 +220,7 @@ def test_the_same_call_again_with_nothing_in_between_is_not_made_and_the_model_i
 
 
 def test_a_model_stuck_repeating_one_call_ends_as_an_agent_error(serve: Serve) -> None:
-    server = serve(ReadThenEnd(reads=1000))
+    server = serve(lambda body: call("get_quote", quote_id="Q-1"))
     world, agent = play(config(server.url, max_reply_errors=3), max_steps=40)
 
     assert world.ended is not None

@@ -40,7 +40,7 @@ def test_the_core_suite_runs_against_a_local_server_in_both_modes(
         records = store.trials(report["run_id"], with_trails=False)
     assert len(records) == 240
     assert all(r.scored.score.usage is not None and r.scored.score.usage.model_calls == 3
-               for r in records)
+               and r.scored.score.usage.reply_issues == {} for r in records)
 
 
 def test_a_refused_api_key_stops_the_run_with_one_line(serve: Serve, tmp_path: Path) -> None:

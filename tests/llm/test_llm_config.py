@@ -204,3 +204,5 @@ def test_the_trials_cost_is_recorded_in_its_stats(serve: Serve, tmp_path: Path) 
     assert metrics["cost"] == str(expected)
     assert metrics["model_calls"] == 2
     assert metrics["issue_invalid_json"] == 0
+    assert metrics["issue_truncated"] == 0
+    assert metrics["form_content_json_call"] == 0
