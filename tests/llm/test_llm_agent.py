@@ -227,6 +227,7 @@ def test_a_model_stuck_repeating_one_call_ends_as_an_agent_error(serve: Serve) -
     assert world.ended.reason == "agent_error"
     assert "3 unusable replies in a row" in world.ended.summary
     assert "last: repeated_call" in world.ended.summary
+    assert "Try --tool-results-as user" in world.ended.summary
     assert [tool for tool, _ in agent_calls(world)] == ["get_quote"]
     assert agent.stats.issues == {ReplyIssue.REPEATED_CALL: 3}
 

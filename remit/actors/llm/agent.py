@@ -85,7 +85,9 @@ _TEXT_MESSAGE = "__text_message__"
 _HINT = ("Try --tool-call-format content-json or --tool-results-as user for a small "
          "model")
 _HINTS = {ReplyIssue.TRUNCATED: "Raise --max-tokens, or try a model that writes shorter "
-                                "replies"}
+                                "replies",
+          ReplyIssue.REPEATED_CALL: "Try --tool-results-as user: small models often repeat "
+                                    "a call after a role: tool message"}
 
 
 def _repeat_key(call: ParsedCall) -> tuple[str, str]:
