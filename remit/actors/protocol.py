@@ -208,7 +208,7 @@ class AgentUsage(BaseModel):
         cost: the trial's cost from the cost table, if one was given.
         retries: requests retried after an infrastructure error.
         reply_issues: model replies that could not be used as they were, by kind
-            (``invalid_json``, ``empty``, ``unknown_tool``...).
+            (``invalid_json``, ``empty_reply``, ``unknown_tool``...).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
