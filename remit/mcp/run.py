@@ -112,6 +112,7 @@ class RunSession:
             store, target, started_at=datetime.now(UTC))
         self._say = say if say is not None else _LOG.info
         self._outcome: McpOutcome | None = None
+        self._leaving = False
 
     # -- state ----------------------------------------------------------------------------
 
@@ -184,6 +185,7 @@ class RunSession:
         the run ended, say how it went (once; later calls return the same outcome)."""
         if self._outcome is not None:
             return self._outcome
+        self._leaving = True
         if self.trial.called and not self.trial.ended:
             self.trial.disconnect()
             self._end_trial()
@@ -280,10 +282,9 @@ class RunSession:
     def _run_line(self) -> str:
         summary = self.summary()
         modes = ", ".join(f"{name} {t.passed}/{t.played}" for name, t in summary.modes.items())
-        state = "complete" if summary.run_complete else "ended early"
+        state = "ended when the client left" if self._leaving else "complete"
         unplayed = "" if summary.run_complete else (
-            f"; {summary.unplayed} of {summary.planned} planned trials were not played (the "
-            "client left before them)")
+            f"; {summary.unplayed} of {summary.planned} planned trials were not played")
         agent = (self.client or McpClient()).agent_id
         see = f"; see it with `remit show {self.run_id}`" if self.run_id else ""
         return (f"{self._where()} {state}: {summary.passed} of {summary.played} trials passed "

@@ -174,9 +174,10 @@ def test_a_run_plays_remit_runs_trials_in_its_order_with_its_seeds(tmp_path: Pat
     assert listing.agent_id == "mcp:tests@0.1"
     assert listing.ended_at is not None
     assert (manifest.trials, manifest.seed) == (2, 11)
-    assert manifest.selection is not None and manifest.selection.keyword == \
-        "discount or consent"
-    assert rebuilt is not None and rebuilt.fingerprint == manifest.suite_fingerprint
+    assert manifest.selection is not None
+    assert manifest.selection.keyword == "discount or consent"
+    assert rebuilt is not None
+    assert rebuilt.fingerprint == manifest.suite_fingerprint
     assert len(said) == 9
     assert said[-1].startswith(f"run {session.run_id} complete: 8 of 8 trials passed "
                                "(all_tools 4/4, dual_control 4/4); agent mcp:tests@0.1")
@@ -207,7 +208,8 @@ def test_next_trial_is_refused_mid_trial_and_a_client_leaving_stores_what_was_pl
         assert "play it to the end (call end) before calling remit_next_trial" in \
             early.result.error.message
         ended = session.call(CLIENT, "end", {"summary": "nothing to do"})
-        assert isinstance(ended, TurnReport) and ended.trials_left == 2
+        assert isinstance(ended, TurnReport)
+        assert ended.trials_left == 2
         late = session.call(CLIENT, "end", {"summary": "again"})
         assert isinstance(late, RefusalReport)
         assert late.result.error.code == "trial_over"
@@ -227,8 +229,9 @@ def test_next_trial_is_refused_mid_trial_and_a_client_leaving_stores_what_was_pl
     assert (outcome.summary.played, outcome.summary.unplayed) == (2, 1)
     assert not outcome.summary.run_complete
     assert manifest.ended_at is not None  # the run is over: nothing will add to it
-    assert said[-1].startswith(f"run {outcome.run_id} ended early: 0 of 2 trials passed "
-                               "(dual_control 0/2); 1 of 3 planned trials were not played")
+    assert said[-1].startswith(f"run {outcome.run_id} ended when the client left: 0 of 2 "
+                               "trials passed (dual_control 0/2); 1 of 3 planned trials were "
+                               "not played; agent mcp:tests@0.1")
 
 
 def test_another_client_and_arguments_to_remit_tools_are_refused() -> None:
@@ -286,7 +289,7 @@ def test_a_mode_file_is_served_and_kept_with_the_recorded_run(tmp_path: Path) ->
 
     assert mode.name == "agent-approves-5pct"
     assert [m.name for m in manifest.modes] == ["agent-approves-5pct"]
-    assert manifest.metadata["custom_modes"] == {  # type: ignore[index]
+    assert manifest.metadata["custom_modes"] == {
         "agent-approves-5pct": mode.model_dump(mode="json")}
     assert manifest.ended_at is None  # not finished yet
 

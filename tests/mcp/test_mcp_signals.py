@@ -120,7 +120,10 @@ def test_remit_mcp_serve_says_each_verdict_and_the_run_id_when_killed_mid_run(
     try:
         client = _Client(server)
         first = client.call("remit_next_trial", {})
-        assert first["trial"] == {**first["trial"], "scenario_id": scenarios[0], "number": 1}
+        position = first["trial"]
+        assert isinstance(position, dict)
+        assert (position["scenario_id"], position["number"], position["of"]) == \
+            (scenarios[0], 1, 3)
         assert client.call("end", {"summary": "nothing to do"})["ended"] is True
         second = client.call("remit_next_trial", {})
         assert second["run_complete"] is False
@@ -146,7 +149,7 @@ def test_remit_mcp_serve_says_each_verdict_and_the_run_id_when_killed_mid_run(
     assert lines[2].startswith(f"run {run_id}: {scenarios[1]} in dual_control failed "
                                "(agent_error, 1 steps; trial 2 of 3)")
     assert lines[3] == (
-        f"run {run_id} ended early: 0 of 2 trials passed (dual_control 0/2); 1 of 3 planned "
-        "trials were not played (the client left before them); agent mcp:killer@1; see it "
-        f"with `remit show {run_id}`")
+        f"run {run_id} ended when the client left: 0 of 2 trials passed (dual_control 0/2); "
+        f"1 of 3 planned trials were not played; agent mcp:killer@1; see it with `remit show "
+        f"{run_id}`")
     assert len(lines) == 4
