@@ -1,9 +1,11 @@
-"""``python -m remit.mcp``: serve one trial to an MCP client over stdio.
+"""``python -m remit.mcp``: serve a run to an MCP client over stdio or streamable HTTP.
 
-The same as ``remit mcp serve``: ``--scenario ID --mode MODE [--suite SPEC] [--db URL]
-[--seed N]``. Stdout is the MCP channel, so everything this shell says goes to stderr:
-a bad name is one ``error:`` line and exit status 2 before the server starts; the
-verdict line (run id, passed or failed) is logged when the trial ends.
+The same as ``remit mcp serve``: ``[--suite SPEC] [--modes MODES | --mode MODE]
+[--trials N] [--seed S] [--scenario ID]... [-k EXPR] [--tag TAG]... [--db URL]
+[--http HOST:PORT [--allow-remote]]``. Stdout is the MCP channel (over stdio), so
+everything this shell says goes to stderr: a bad option is one ``error:`` line and exit
+status 2 before the server starts; each trial's verdict line, and the run's line with
+its id, are said as they come.
 """
 
 from __future__ import annotations
@@ -25,18 +27,32 @@ INTERRUPTED = 130
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m remit.mcp",
-        description="Serve one remit trial's agent tools to an MCP client over stdio.")
-    parser.add_argument("--scenario", required=True, help="The scenario's id.")
-    parser.add_argument("--mode", required=True,
-                        help="Control mode: all_tools, dual_control, oracle_plan or a mode "
-                             "file (.yaml/.json).")
+        description="Serve a remit run's agent tools to an MCP client, trial after trial.")
     parser.add_argument("--suite", default=None,
                         help="Built-in suite (core, handwritten) or a directory of scenario "
-                             "files (default: look the id up in handwritten, then core).")
+                             "files (default: look the first --scenario up in handwritten, "
+                             "then core; core without one).")
+    parser.add_argument("--modes", "--mode", dest="modes", default=None,
+                        help="Comma-separated control modes: all_tools, dual_control, "
+                             "oracle_plan or mode files (.yaml/.json) (default: "
+                             "all_tools,dual_control).")
+    parser.add_argument("--trials", type=int, default=1,
+                        help="Trials per scenario and mode (default: 1).")
+    parser.add_argument("--seed", type=int, default=0, help="Run seed (default: 0).")
+    parser.add_argument("--scenario", action="append", default=[], metavar="ID",
+                        help="Serve only this scenario (repeatable).")
+    parser.add_argument("-k", "--keyword", default=None, metavar="EXPR",
+                        help="Serve the scenarios whose ids match: words with and, or, not.")
+    parser.add_argument("--tag", action="append", default=[], metavar="TAG",
+                        help="Serve the scenarios carrying this tag (repeatable: any).")
     parser.add_argument("--db", default=None,
                         help="Database: a SQLite path or sqlite:///PATH, or "
                              "postgresql://USER@HOST/DB (default: $REMIT_DB, else ./remit.db).")
-    parser.add_argument("--seed", type=int, default=0, help="Run seed (default: 0).")
+    parser.add_argument("--http", default=None, metavar="HOST:PORT",
+                        help="Serve over streamable HTTP at http://HOST:PORT/mcp instead of "
+                             "stdio (loopback only unless --allow-remote; port 0: any).")
+    parser.add_argument("--allow-remote", action="store_true",
+                        help="With --http: accept a non-loopback host (no authentication).")
     return parser
 
 
@@ -49,15 +65,17 @@ def _log_to_stderr() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Parse ``argv``, then serve until the client disconnects; return the exit status."""
+    """Parse ``argv``, then serve until the session ends; return the exit status."""
     args = _parser().parse_args(argv)
     try:
-        mcp_serve(args.scenario, args.mode, suite_spec=args.suite, db=args.db, seed=args.seed)
+        mcp_serve(suite_spec=args.suite, modes=args.modes, scenarios=args.scenario,
+                  keyword=args.keyword, tags=args.tag, trials=args.trials, seed=args.seed,
+                  db=args.db, http=args.http, allow_remote=args.allow_remote)
     except (RemitError, ValueError, OSError) as exc:
         sys.stderr.write(f"error: {exc}\n")
         return USER_ERROR
     except KeyboardInterrupt:
-        sys.stderr.write("interrupted: the trial was not recorded\n")
+        sys.stderr.write("interrupted before the session began: nothing was recorded\n")
         return INTERRUPTED
     return 0
 

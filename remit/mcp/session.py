@@ -13,9 +13,13 @@ The session adds only what a remote client needs:
   trial and leaves no trace on the trail;
 - each message shown once: the buyer's opening comes with the briefing or, if the
   client never asked for it, with the first tool result;
-- calls after the end are refused without touching the world (its trail is final);
+- a call it does not play (:meth:`TrialSession.refusal`) reported with the trial's state,
+  the world untouched (after the end, its trail is final);
 - a client that goes away without ending the trial ends it as ``agent_error``
   (:meth:`TrialSession.disconnect`), since it abandoned the conversation.
+
+A run of several trials is a :class:`~remit.mcp.RunSession` playing one
+:class:`TrialSession` after another.
 
 Example:
     >>> session = TrialSession(scenario, mode, run_seed=0)            # doctest: +SKIP
@@ -45,7 +49,15 @@ from remit.harness import (
     score_trial,
     trial_seed,
 )
-from remit.mcp.turns import BriefingReport, TurnReport
+from remit.mcp.turns import (
+    BriefingReport,
+    Refusal,
+    RefusalCode,
+    RefusalError,
+    RefusalReport,
+    TrialPosition,
+    TurnReport,
+)
 from remit.scenarios import Scenario
 from remit.world import MessageEntry, ToolCall, ToolResult
 
@@ -76,29 +88,32 @@ class TrialSession:
             (:func:`~remit.harness.trial_seed`), so the same run seed gives the trial
             an in-process run of the same scenario and mode would have.
         trial: the trial's index (for the seed and the stored record).
+        number: the trial's place in its run, from 1.
+        of: the trials of the run.
 
     Attributes:
         scenario: as given.
         mode: as given.
         trial: as given.
         seed: the trial's seed.
+        position: which trial of the run this is.
         briefing: the agent's briefing.
         opening: the messages the buyer opened the conversation with.
-        client: the client's name, once the server has learnt it.
         called: whether the client has called any tool (the briefing included).
     """
 
     def __init__(self, scenario: Scenario, mode: ControlMode, *, run_seed: int = 0,
-                 trial: int = 0) -> None:
+                 trial: int = 0, number: int = 1, of: int = 1) -> None:
         self.scenario = scenario
         self.mode = mode
         self.trial = trial
         self.seed = trial_seed(run_seed, scenario.id, mode.name, trial)
+        self.position = TrialPosition(scenario_id=scenario.id, mode=mode.name, trial=trial,
+                                      seed=self.seed, number=number, of=of)
         self.briefing: Briefing = briefing_for(scenario, mode)
         self._loop = TrialLoop(scenario, mode, self.seed)
         self.opening: tuple[MessageEntry, ...] = self._loop.observation().messages
         self._unshown: tuple[MessageEntry, ...] = self.opening
-        self.client: str | None = None
         self.called = False
         self._record: TrialRecord | None = None
         self._started = time.perf_counter()
@@ -124,18 +139,22 @@ class TrialSession:
         world = self._loop.world
         self._unshown = ()  # only the opening is ever held back, and this shows it
         return BriefingReport(briefing=self.briefing, opening=self.opening, step=world.step,
-                              minute=world.minute, ended=self.ended)
+                              minute=world.minute, ended=self.ended, trial=self.position)
 
     def call(self, tool: str, arguments: Mapping[str, JsonValue] | None = None) -> TurnReport:
         """Play one agent step: call ``tool`` with ``arguments`` through the turn loop.
 
         A malformed call (an unknown tool, a missing or misspelt argument) is a step
         like any other and comes back as a structured error, as it would in-process.
-        Once the trial has ended, the call is refused and the world left untouched.
+
+        Raises:
+            SessionStateError: the trial has ended (answer with :meth:`refusal` instead).
         """
-        self.called = True
         if self.ended:
-            return self._refused(tool)
+            raise SessionStateError(
+                self.scenario.id, f"cannot call tool={tool!r}: the trial has ended and takes "
+                "no further tool calls; answer with refusal()")
+        self.called = True
         observation = self._loop.apply(ToolCall(tool=tool, arguments=dict(arguments or {})))
         if observation.result is None:  # only a call that is no ToolCall lacks a result
             raise AssertionError("unreachable: the loop answers every ToolCall with a result")
@@ -183,11 +202,28 @@ class TrialSession:
                           end_reason=None if ended is None else ended.reason,
                           end_summary="" if ended is None else ended.summary)
 
-    def _refused(self, tool: str) -> TurnReport:
+    def refusal(self, tool: str, code: RefusalCode, message: str, *, trials_left: int = 0,
+                run_complete: bool = False, run_id: str | None = None) -> RefusalReport:
+        """A call to ``tool`` refused without being played, with the trial's state as it
+        stands (no step, nothing on the trail).
+
+        Args:
+            tool: the tool called.
+            code: why it was refused.
+            message: what to do instead, one sentence.
+            trials_left, run_complete, run_id: where the run stands.
+        """
+        world = self._loop.world
+        ended = world.ended
+        return RefusalReport(
+            step=world.step, minute=world.minute,
+            result=Refusal(tool=tool, error=RefusalError(code=code, message=message)),
+            ended=ended is not None, end_reason=None if ended is None else ended.reason,
+            end_summary="" if ended is None else ended.summary, trials_left=trials_left,
+            run_complete=run_complete, run_id=run_id)
+
+    @property
+    def end_reason(self) -> str | None:
+        """How the trial ended, once it has."""
         ended = self._loop.world.ended
-        reason = "" if ended is None else f" ({ended.reason})"
-        result = ToolResult.failure(
-            tool, "bad_arguments",
-            f"cannot call tool={tool!r}: the trial has ended{reason} and takes no further "
-            "tool calls; disconnect to finish the session")
-        return self._report(result, ())
+        return None if ended is None else ended.reason

@@ -1,35 +1,56 @@
-"""What one MCP session plays: a scenario of a suite, in a control mode.
+"""What one MCP session plays: a suite's scenarios, in control modes, some trials each.
 
-:func:`resolve_target` turns the command line's ``--scenario``, ``--mode`` and
-``--suite`` into a :class:`McpTarget`, raising a user error (one line, before any
-server starts) when a name matches nothing. Without ``--suite`` the scenario is looked
-up in the built-in suites, the hand-written one first (its ids are the ones people
-type), then ``core``.
+:func:`resolve_target` turns the command line's ``--suite``, ``--modes``, ``--trials``
+and selection options (``--scenario``, ``-k``, ``--tag``, as :func:`remit.harness.select`
+applies them for ``remit run``) into an :class:`McpTarget`, raising a user error (one
+line, before any server starts) when a name matches nothing. Without ``--suite``, the
+first ``--scenario`` id is looked up in the built-in suites, the hand-written one first
+(its ids are the ones people type), then ``core``; with no id either, the suite is
+``core``, as for ``remit run``.
+
+The trials are planned as :func:`remit.harness.plan_trials` plans them for ``remit
+run``, and each trial's seed derives from the run seed as in-process
+(:func:`remit.harness.trial_seed`): a run served over MCP plays the very trials, with
+the very seeds, that ``remit run`` would with the same suite, selection, modes, trials
+and seed.
 
 Example:
-    >>> target = resolve_target("discount-exception", "dual_control")
-    >>> target.suite.id, target.mode.name
-    ('handwritten', 'dual_control')
+    >>> target = resolve_target(scenarios=["discount-exception"], modes="dual_control")
+    >>> target.suite.id, [m.name for m in target.modes], len(target.plan())
+    ('handwritten', ['dual_control'], 1)
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Sequence
 
-from pydantic import BaseModel, ConfigDict, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from remit.authority import ControlMode
 from remit.errors import RemitError
-from remit.harness import builtin_suite, load_mode
-from remit.scenarios import Scenario, Suite, UnknownScenarioInSuiteError
-from remit.store import resolve_suite
+from remit.harness import (
+    ScenarioSelection,
+    builtin_suite,
+    load_modes,
+    plan_trials,
+    select,
+    trial_seed,
+)
+from remit.harness.modes import custom_mode_metadata
+from remit.scenarios import Scenario, Suite
+from remit.store import resolve_suite, suite_metadata
 
-__all__ = ["SUITE_PATH_KEY", "McpTarget", "UnknownTargetError", "resolve_target"]
+__all__ = ["DEFAULT_MODES", "SUITE_PATH_KEY", "McpTarget", "PlannedTrial", "UnknownTargetError",
+           "resolve_target"]
 
 SUITE_PATH_KEY = "suite_path"
 """Manifest metadata key holding a directory suite's path (as ``remit run`` records it)."""
 
+DEFAULT_MODES = "all_tools,dual_control"
+"""The modes served when none are named (``remit run``'s default)."""
+
 _LOOKUP_ORDER = ("handwritten", "core")
+_DEFAULT_SUITE = "core"
 
 
 class UnknownTargetError(RemitError, ValueError):
@@ -51,60 +72,108 @@ class UnknownTargetError(RemitError, ValueError):
             "or pass --suite DIR for your own scenario files")
 
 
+class PlannedTrial(BaseModel):
+    """One trial of the run: its scenario, mode, index and seed.
+
+    Attributes:
+        scenario: the scenario.
+        mode: the control mode.
+        trial: the trial's index for this scenario and mode.
+        seed: the trial's seed (derived from the run seed).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    scenario: Scenario
+    mode: ControlMode
+    trial: int
+    seed: int
+
+
 class McpTarget(BaseModel):
-    """The scenario, suite and control mode of one MCP session.
+    """The scenarios, control modes and trials one MCP session plays, as one run.
 
     Attributes:
         suite_spec: the suite as named (``core``, ``handwritten`` or a directory).
-        suite: the suite the scenario comes from (recorded in the run's manifest, so
-            the run compares with other runs of that suite).
-        scenario: the scenario played.
-        mode: the control mode.
+        suite: the scenarios selected, as a suite (the whole suite without a selection);
+            the run's manifest records its id and fingerprint, so the run compares with
+            other runs of the same scenarios.
+        whole_fingerprint: the whole suite's fingerprint (recorded with a selection).
+        selection: the selection made (``--scenario``, ``-k``, ``--tag``), if any.
+        modes: the control modes, in run order.
+        trials: trials per scenario and mode.
+        seed: the run seed.
     """
 
     model_config = ConfigDict(frozen=True)
 
     suite_spec: str
     suite: Suite
-    scenario: Scenario
-    mode: ControlMode
+    whole_fingerprint: str
+    selection: ScenarioSelection | None = None
+    modes: tuple[ControlMode, ...]
+    trials: int = Field(default=1, ge=1)
+    seed: int = 0
+
+    def plan(self) -> list[PlannedTrial]:
+        """Every trial of the run, in ``remit run``'s order, with ``remit run``'s seeds."""
+        return [PlannedTrial(scenario=scenario, mode=mode, trial=trial,
+                             seed=trial_seed(self.seed, scenario.id, mode.name, trial))
+                for scenario, mode, trial in plan_trials(self.suite.scenarios, self.modes,
+                                                          self.trials)]
 
     def manifest_metadata(self) -> dict[str, JsonValue]:
-        """What the run's manifest records about the suite's origin (a directory's path)."""
-        if self.suite_spec in _LOOKUP_ORDER:
-            return {}
-        return {SUITE_PATH_KEY: str(Path(self.suite_spec).resolve())}
+        """What the run's manifest records about the suite's origin (a directory's path,
+        the whole suite's fingerprint under a selection) and its custom modes."""
+        return {**suite_metadata(self.suite_spec, self.whole_fingerprint, self.selection),
+                **custom_mode_metadata(self.modes)}
 
 
-def resolve_target(scenario_id: str, mode: str, *, suite_spec: str | None = None) -> McpTarget:
-    """The scenario ``scenario_id`` of ``suite_spec`` in the control mode ``mode``.
-
-    Args:
-        scenario_id: the scenario's id.
-        mode: a built-in control mode's name (``all_tools``, ``dual_control``,
-            ``oracle_plan``) or a mode file's path (see :mod:`remit.authority.mode_files`).
-        suite_spec: a built-in suite's name or a directory of scenario files; ``None``
-            looks in ``handwritten``, then ``core``.
-
-    Raises:
-        UnknownModeError: ``mode`` is neither a built-in mode nor a mode file's path.
-        ModeFileError: the mode file is unreadable or invalid.
-        UnknownSuiteError: ``suite_spec`` is neither a built-in name nor a directory.
-        ScenarioFileError: the directory holds an invalid scenario file.
-        UnknownScenarioInSuiteError: the named suite holds no such scenario.
-        UnknownTargetError: no suite was named and no built-in suite holds it.
-    """
-    control = load_mode(mode)
-    if suite_spec is not None:
-        suite = resolve_suite(suite_spec)
-        return McpTarget(suite_spec=suite_spec, suite=suite,
-                         scenario=suite.scenario(scenario_id), mode=control)
+def _lookup(scenario_id: str) -> tuple[str, Suite]:
+    """The first built-in suite (hand-written, then core) holding ``scenario_id``."""
     for name in _LOOKUP_ORDER:
         suite = builtin_suite(name)
-        try:
-            scenario = suite.scenario(scenario_id)
-        except UnknownScenarioInSuiteError:
-            continue
-        return McpTarget(suite_spec=name, suite=suite, scenario=scenario, mode=control)
+        if any(s.id == scenario_id for s in suite):
+            return name, suite
     handwritten = tuple(s.id for s in builtin_suite("handwritten"))
     raise UnknownTargetError(scenario_id, _LOOKUP_ORDER, handwritten)
+
+
+def resolve_target(*, scenarios: Sequence[str] = (), modes: str = DEFAULT_MODES,
+                   suite_spec: str | None = None, keyword: str | None = None,
+                   tags: Sequence[str] = (), trials: int = 1, seed: int = 0) -> McpTarget:
+    """The run an MCP session plays: ``suite_spec``'s selected scenarios in ``modes``.
+
+    Args:
+        scenarios: scenario ids to play (``--scenario``, repeatable); empty: no id filter.
+        modes: comma-separated built-in mode names and mode files (``--modes``).
+        suite_spec: a built-in suite's name or a directory of scenario files; ``None``
+            looks the first of ``scenarios`` up in ``handwritten``, then ``core``, and
+            is ``core`` when no id is given.
+        keyword: a ``-k`` expression over scenario ids.
+        tags: keep the scenarios carrying any of these tags (``--tag``).
+        trials: trials per scenario and mode.
+        seed: the run seed.
+
+    Raises:
+        ValueError: ``modes`` is empty or names a mode twice, or ``trials`` is below 1.
+        UnknownModeError, ModeFileError: a mode is neither built in nor a usable file.
+        UnknownSuiteError: ``suite_spec`` is neither a built-in name nor a directory.
+        ScenarioFileError: the directory holds an invalid scenario file.
+        SelectionError: an unknown id or tag, a bad ``-k``, or nothing selected.
+        UnknownTargetError: no suite was named and no built-in suite holds the id.
+    """
+    if trials < 1:
+        raise ValueError(f"--trials {trials}: a run needs at least one trial per scenario and "
+                         "mode; give --trials 1 or more")
+    control = load_modes(modes)
+    ids = [i.strip() for i in scenarios if i.strip()]
+    if suite_spec is not None:
+        spec, whole = suite_spec, resolve_suite(suite_spec)
+    elif ids:
+        spec, whole = _lookup(ids[0])
+    else:
+        spec, whole = _DEFAULT_SUITE, builtin_suite(_DEFAULT_SUITE)
+    chosen, selection = select(whole, scenario_ids=ids, keyword=keyword, tags=tags)
+    return McpTarget(suite_spec=spec, suite=chosen, whole_fingerprint=whole.fingerprint,
+                     selection=selection, modes=tuple(control), trials=trials, seed=seed)

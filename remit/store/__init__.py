@@ -29,6 +29,7 @@ from remit.store.recording import (
     resume_run,
     session_runs,
     start_run,
+    suite_metadata,
     suite_of,
 )
 from remit.store.rows import trial_id_for
@@ -61,6 +62,7 @@ __all__ = [
     "resume_run",
     "session_runs",
     "start_run",
+    "suite_metadata",
     "suite_of",
     "trial_id_for",
 ]

@@ -58,12 +58,13 @@ from remit.store.errors import DuplicateTrialError
 from remit.store.store import Store
 
 __all__ = ["ResumeError", "SessionRun", "resolve_suite", "result_from_store", "resume_run",
-           "select_from", "session_runs", "start_run", "suite_of"]
+           "select_from", "session_runs", "start_run", "suite_metadata", "suite_of"]
 
 _LOG = logging.getLogger(__name__)
 
 _SUITE_PATH = "suite_path"
 _WHOLE_SUITE = "whole_suite_fingerprint"
+_DRIVER = "driver"  # "mcp" for runs played by an external client (remit.mcp records it)
 
 
 class ResumeError(RemitError, ValueError):
@@ -86,6 +87,21 @@ def _suite_metadata(spec: str) -> dict[str, JsonValue]:
     if spec in suite_names():
         return {}
     return {_SUITE_PATH: str(Path(spec).resolve())}
+
+
+def suite_metadata(spec: str, whole_fingerprint: str,
+                   selection: ScenarioSelection | None) -> dict[str, JsonValue]:
+    """The manifest metadata that lets a run's suite be rebuilt (:func:`suite_of`): a
+    directory suite's path, and the whole suite's fingerprint when a selection was run.
+
+    Args:
+        spec: the suite as named (a built-in name or a directory).
+        whole_fingerprint: the whole suite's fingerprint.
+        selection: the selection run, if any.
+    """
+    selected: dict[str, JsonValue] = {} if selection is None \
+        else {_WHOLE_SUITE: whole_fingerprint}
+    return {**_suite_metadata(spec), **selected}
 
 
 def select_from(suite: Suite, selection: ScenarioSelection | None
@@ -142,14 +158,14 @@ def start_run(store: Store, *, suite_spec: str, modes: Sequence[ControlMode],
     treatment = error_treatment or ErrorTreatment()
     agent_factory = factory or load_agent_factory(agent_id)  # a bad spec records nothing
     started = datetime.now(UTC)
-    selected: dict[str, JsonValue] = {} if chosen is None else {_WHOLE_SUITE: whole.fingerprint}
     manifest = build_manifest(
         run_id=new_run_id(started), suite=suite, modes=modes, agent_id=agent_id,
         agent_config=dict(agent_config or {}),
         agent=identity if identity is not None else agent_identity(agent_factory),
         selection=chosen, trials=trials, seed=seed,
         error_treatment=treatment, started_at=started,
-        metadata={**_suite_metadata(suite_spec), **selected, **custom_mode_metadata(modes),
+        metadata={**suite_metadata(suite_spec, whole.fingerprint, chosen),
+                  **custom_mode_metadata(modes),
                   **dict(metadata or {})})
     store.create_run(manifest)
     if on_start is not None:
@@ -200,7 +216,7 @@ def resume_run(store: Store, run_id: str, *, concurrency: int = 1,
         UnknownRunError: no such run.
         ResumeError: the suite or a mode's fingerprint changed since the run started, or
             the run was scored by another scorer version (its trials and the new ones
-            would not mean the same).
+            would not mean the same), or its trials were played by an MCP client.
     """
     manifest = store.manifest(run_id)
     if manifest.scorer_version != SCORER_VERSION:
@@ -208,6 +224,10 @@ def resume_run(store: Store, run_id: str, *, concurrency: int = 1,
             f"cannot resume {run_id}: it was scored by scorer {manifest.scorer_version!r} and "
             f"this remit scores with scorer {SCORER_VERSION!r}, so its trials and new ones "
             "would not mean the same; start a new run")
+    if manifest.metadata.get(_DRIVER) == "mcp":
+        raise ResumeError(f"cannot resume {run_id}: its trials were played by an external MCP "
+                          f"client ({manifest.agent_id}), which remit cannot play itself; serve "
+                          "a new run to the client with `remit mcp serve`")
     path = manifest.metadata.get(_SUITE_PATH)
     if not isinstance(path, str) and manifest.suite_id not in suite_names():
         raise ResumeError(f"cannot resume {run_id}: its suite {manifest.suite_id!r} is neither "

@@ -12,13 +12,13 @@ from pathlib import Path
 
 from mcp import ClientSession
 
-from remit.actors import Observation, TrialInfo, oracle_factory
+from remit.actors import oracle_factory
 from remit.authority import mode_by_name
-from remit.harness import briefing_for, builtin_suite, run_one, trial_seed
-from remit.mcp import BriefingReport, TurnReport
+from remit.harness import briefing_for, builtin_suite, run_one
+from remit.mcp import TurnReport
 from remit.store import Store
-from remit.world import ToolCallEntry, tool_specs
-from tests.mcp.spawn import Served, brief, document
+from remit.world import ToolCallEntry
+from tests.mcp.spawn import Served, brief, briefed, play_oracle_trial
 
 SCENARIO = "unresponsive-finance"  # hand-offs and follow-ups to a silent owner
 MODE = "dual_control"
@@ -29,34 +29,14 @@ def test_oracle_replayed_through_mcp_passes_with_the_in_process_trail(tmp_path: 
     mode = mode_by_name(MODE)
     reference, _ = run_one(scenario, mode, oracle_factory)
     assert reference.scored.score.passed
-    info = TrialInfo(scenario_id=scenario.id, mode=MODE, trial=0,
-                     seed=trial_seed(0, scenario.id, MODE, 0), plan=scenario.plan,
-                     scenario=scenario)
-    served = Served(tmp_path, SCENARIO, MODE)
+    served = Served.one(tmp_path, SCENARIO, MODE)
 
     async def script(session: ClientSession) -> list[TurnReport]:
-        shown = await brief(session)
-        briefing = shown["briefing"]
-        assert isinstance(briefing, dict)
-        # the tools are not repeated in the briefing: tools/list gave them
-        briefed = BriefingReport.model_validate(
-            {**shown, "briefing": {**briefing, "tools": tool_specs()}})
-        assert briefed.briefing == briefing_for(scenario, mode)
-        agent = oracle_factory(info)
-        agent.start(briefed.briefing)
-        observation = Observation(step=briefed.step, minute=briefed.minute,
-                                  messages=briefed.opening)
-        reports: list[TurnReport] = []
-        for _ in range(scenario.max_steps):
-            call = agent.act(observation)
-            result = await session.call_tool(call.tool, dict(call.arguments))
-            report = TurnReport.model_validate(document(result))
-            assert result.is_error is not report.result.ok
-            reports.append(report)
-            if report.ended:
-                break
-            observation = report.observation()
-        return reports
+        shown = briefed(await brief(session))
+        assert shown.briefing == briefing_for(scenario, mode)
+        assert (shown.trial.number, shown.trial.of) == (1, 1)
+        assert shown.trial.seed == reference.seed
+        return await play_oracle_trial(session, builtin_suite("handwritten"), shown)
 
     reports = served.play(script)
 
@@ -66,6 +46,7 @@ def test_oracle_replayed_through_mcp_passes_with_the_in_process_trail(tmp_path: 
     assert reports[-1].ended
     assert reports[-1].end_reason == "agent_end"
     assert reports[-1].result.tool == "end"
+    assert reports[-1].trials_left == 0
     assert any(m.sender == "finance" for r in reports for m in r.messages)
     with Store.open(str(served.db)) as store:
         [run] = store.runs()

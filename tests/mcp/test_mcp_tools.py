@@ -8,11 +8,11 @@ from mcp import ClientSession
 from pydantic import JsonValue
 
 from remit.authority import mode_by_name
-from remit.harness import builtin_suite
-from remit.mcp import BRIEFING_TOOL, MCP_AGENT_ID, SERVER_NAME, TrialSession
+from remit.harness import AgentIdentity, ScenarioSelection, builtin_suite
+from remit.mcp import BRIEFING_TOOL, DRIVER_KEY, NEXT_TRIAL_TOOL, SERVER_NAME, TrialSession
 from remit.store import Store
 from remit.world import tool_specs
-from tests.mcp.spawn import CLIENT_NAME, Served, brief, document
+from tests.mcp.spawn import CLIENT_NAME, CLIENT_VERSION, Served, brief, document
 
 SCENARIO = "discount-exception"
 MODE = "dual_control"
@@ -34,7 +34,7 @@ def test_client_sees_every_tool_and_the_opening_and_leaving_early_stores_a_failu
         tmp_path: Path) -> None:
     scenario = builtin_suite("handwritten").scenario(SCENARIO)
     quote_id = scenario.terms.quote_id
-    served = Served(tmp_path, SCENARIO, MODE)
+    served = Served.one(tmp_path, SCENARIO, MODE)
     seen = Seen()
 
     async def script(session: ClientSession) -> None:
@@ -50,14 +50,18 @@ def test_client_sees_every_tool_and_the_opening_and_leaving_early_stores_a_failu
 
     served.play(script)
 
-    # every world tool, with the JSON Schema of its arguments, after the briefing tool
+    # every world tool, with the JSON Schema of its arguments, after remit's own two
     specs = tool_specs()
-    assert seen.names == [BRIEFING_TOOL, *(spec.name for spec in specs)]
+    assert seen.names == [BRIEFING_TOOL, NEXT_TRIAL_TOOL, *(spec.name for spec in specs)]
     for spec in specs:
         assert seen.schemas[spec.name] == spec.parameters, spec.name
-    assert seen.schemas[BRIEFING_TOOL]["properties"] == {}
+    for name in (BRIEFING_TOOL, NEXT_TRIAL_TOOL):
+        assert seen.schemas[name]["properties"] == {}
+    # no tool takes an argument its schema does not declare
+    assert all(schema["additionalProperties"] is False for schema in seen.schemas.values())
     assert seen.server == SERVER_NAME
     assert f"Call {BRIEFING_TOOL} first" in seen.instructions
+    assert f"call {NEXT_TRIAL_TOOL} for the next trial" in seen.instructions
 
     # the briefing carries the buyer's opening, exactly as an in-process agent gets it
     reference = TrialSession(scenario, mode_by_name(MODE))
@@ -82,9 +86,16 @@ def test_client_sees_every_tool_and_the_opening_and_leaving_early_stores_a_failu
         [run] = store.runs()
         manifest = store.manifest(run.run_id)
         [record] = store.trials(run.run_id)
-    assert manifest.agent_id == MCP_AGENT_ID
-    assert manifest.agent_config == {"client": CLIENT_NAME}
+    # the client's handshake names the agent; its code is outside remit
+    assert manifest.agent_id == f"mcp:{CLIENT_NAME}@{CLIENT_VERSION}"
+    assert manifest.agent_config == {"client": CLIENT_NAME, "client_version": CLIENT_VERSION}
+    assert manifest.agent == AgentIdentity(
+        import_path=None, code_hash=None,
+        declared_config={"client": CLIENT_NAME, "client_version": CLIENT_VERSION})
+    assert manifest.metadata[DRIVER_KEY] == "mcp"
     assert manifest.suite_id == "handwritten"
+    assert manifest.selection == ScenarioSelection(
+        scenario_ids=(SCENARIO,), selected=1, total=len(builtin_suite("handwritten")))
     assert [m.name for m in manifest.modes] == [MODE]
     assert manifest.ended_at is not None
     score = record.scored.score
