@@ -171,6 +171,10 @@ def run(
     tool_results_as: Annotated[str | None, typer.Option(
         help="tool (role: tool messages) or user (results as user text).",
         rich_help_panel=_LLM)] = None,
+    prompt: Annotated[str | None, typer.Option(
+        help="full (the policy as written, full tool schemas) or compact (for small local "
+             "models: the same rules in fewer words, abbreviated tool schemas).",
+        rich_help_panel=_LLM)] = None,
     llm_cache: Annotated[str | None, typer.Option(
         help="off, record or replay (replay never touches the network).",
         rich_help_panel=_LLM)] = None,
@@ -180,10 +184,12 @@ def run(
     cost_table: Annotated[Path | None, typer.Option(
         help="YAML/JSON prices per million tokens by model.", rich_help_panel=_LLM)] = None,
     llm_retries: Annotated[int | None, typer.Option(
-        help="Retries of a model call after 429/5xx/timeouts (default: 3).",
+        help="Retries of a model call after HTTP 408/409/429/5xx or a dropped connection "
+             "(default: 3); a refused connection or a timeout is not retried.",
         rich_help_panel=_LLM)] = None,
     llm_timeout: Annotated[float | None, typer.Option(
-        help="Seconds per model call (default: 60).", rich_help_panel=_LLM)] = None,
+        help="Seconds to wait for one model response (default: 60); see docs/agents.md "
+             "for the worst-case wait.", rich_help_panel=_LLM)] = None,
 ) -> None:
     """Run a suite with an agent in each control mode, store it, and compare the modes.
 
@@ -210,7 +216,7 @@ def run(
             "base_url": base_url, "api_key_env": api_key_env,
             "temperature": temperature, "max_tokens": max_tokens, "seed": llm_seed,
             "tool_call_format": tool_call_format, "tool_results_as": tool_results_as,
-            "cache_mode": llm_cache,
+            "prompt": prompt, "cache_mode": llm_cache,
             "cassette_dir": cassettes or (Path("cassettes") if llm_cache else None),
             "cost_table": cost_table, "retries": llm_retries,
             "timeout_seconds": llm_timeout})

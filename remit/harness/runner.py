@@ -29,8 +29,8 @@ from remit.harness.scoring import TrialScore, score_trial
 from remit.scenarios import Scenario
 from remit.world import TrailEntry, World
 
-__all__ = ["RunResult", "TrialKey", "TrialRecord", "drive", "plan_trials", "result_of", "run",
-           "run_async", "run_one"]
+__all__ = ["RunResult", "TrialKey", "TrialRecord", "drive", "execution_order", "plan_trials",
+           "result_of", "run", "run_async", "run_one"]
 
 
 _LOG = logging.getLogger(__name__)
@@ -172,6 +172,21 @@ def plan_trials(scenarios: Sequence[Scenario], modes: Sequence[ControlMode],
     return [(s, m, i) for s in scenarios for m in modes for i in range(trials)]
 
 
+def execution_order(planned: Sequence[tuple[Scenario, ControlMode, int]]
+                    ) -> list[tuple[Scenario, ControlMode, int]]:
+    """The order trials start in: mode by mode, each mode's trials in run order.
+
+    Every scenario of the first mode runs, then every scenario of the next: consecutive
+    trials share the mode, so an LLM agent's consecutive requests share the longest
+    prompt prefix, which a server's prompt cache (llama.cpp, vLLM) reads once. Results
+    do not depend on the order (each trial has its own seed and a fresh agent).
+    """
+    first_seen: dict[str, int] = {}
+    for _, mode, _ in planned:
+        first_seen.setdefault(mode.name, len(first_seen))
+    return sorted(planned, key=lambda trial: first_seen[trial[1].name])
+
+
 async def run_async(scenarios: Sequence[Scenario], modes: Sequence[ControlMode],
                     factory: AgentFactory, *, trials: int = 1, seed: int = 0,
                     concurrency: int = 1, retries: int = 0,
@@ -182,6 +197,8 @@ async def run_async(scenarios: Sequence[Scenario], modes: Sequence[ControlMode],
 
     Asynchronous agents overlap their waiting (an LLM's latency) up to ``concurrency``
     trials at a time; synchronous agents run one after another on the event loop.
+    Trials start in :func:`execution_order` (mode by mode), so ``on_trial`` sees them
+    mode by mode; the records returned are in run order (scenario, mode, trial).
 
     Args:
         scenarios, modes, factory, trials, seed: what to run (see :func:`run`).
@@ -195,6 +212,7 @@ async def run_async(scenarios: Sequence[Scenario], modes: Sequence[ControlMode],
         raise ValueError(f"concurrency={concurrency!r} must be at least 1")
     todo = [(s, m, i) for s, m, i in plan_trials(scenarios, modes, trials)
             if (s.id, m.name, i) not in skip]
+    position = {(s.id, m.name, i): index for index, (s, m, i) in enumerate(todo)}
     gate = asyncio.Semaphore(concurrency)
     results: list[TrialRecord | None] = [None] * len(todo)
 
@@ -206,7 +224,8 @@ async def run_async(scenarios: Sequence[Scenario], modes: Sequence[ControlMode],
                 on_trial(record)
             results[index] = record
 
-    await asyncio.gather(*(one(i, s, m, t) for i, (s, m, t) in enumerate(todo)))
+    await asyncio.gather(*(one(position[s.id, m.name, t], s, m, t)
+                           for s, m, t in execution_order(todo)))
     return [r for r in results if r is not None]
 
 

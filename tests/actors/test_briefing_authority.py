@@ -10,7 +10,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from remit.actors import BaselineAgent
-from remit.actors.llm.prompt import system_prompt
+from remit.actors.llm.prompt import prompt_text, system_prompt, trial_briefing
 from remit.authority import (
     Action,
     DelegationLimit,
@@ -58,8 +58,9 @@ def test_the_policy_and_the_llm_prompt_say_it_in_words() -> None:
     assert "confirm_fit: technical_owner, citing a released datasheet" in briefing.policy
     assert ("release_payment: finance, never by the actor who performed invoice"
             in briefing.policy)
-    prompt = system_prompt(briefing)
-    assert expected in prompt
+    prompt = prompt_text(briefing)  # the mode's part opens the first user message
+    assert expected in trial_briefing(briefing)
+    assert expected not in system_prompt(briefing)  # the system message is every mode's
     assert "# Who holds each action in this mode" not in prompt  # said once, with conditions
 
 

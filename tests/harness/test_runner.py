@@ -18,7 +18,15 @@ from remit.actors import (
 )
 from remit.authority import mode_by_name
 from remit.errors import InfrastructureError
-from remit.harness import plan_trials, result_of, run, run_async
+from remit.harness import (
+    TrialRecord,
+    execution_order,
+    plan_trials,
+    result_of,
+    run,
+    run_async,
+    run_one,
+)
 from remit.scenarios import builtin_scenarios
 from remit.world import ToolCall
 
@@ -150,3 +158,39 @@ def test_an_agent_under_test_is_told_ids_and_seed_but_never_the_plan_or_truths()
     ("overreaching", True), ("baseline", False)])
 def test_only_the_calibrating_agents_are_reference_agents(name: str, reference: bool) -> None:
     assert is_reference_agent(load_agent_factory(name)) is reference
+
+
+def _key(record: TrialRecord) -> tuple[str, str, int]:
+    return record.scored.scenario_id, record.scored.mode, record.scored.trial
+
+
+def test_trials_start_mode_by_mode_and_come_back_in_run_order() -> None:
+    baseline = load_agent_factory("baseline")  # a scripted agent under test
+    started: list[tuple[str, str, int]] = []
+    records = asyncio.run(run_async(SCENARIOS, MODES, baseline, trials=2, seed=7,
+                                    on_trial=lambda r: started.append(_key(r))))
+    planned = plan_trials(SCENARIOS, MODES, 2)
+    assert started == [(s.id, m.name, i) for s, m, i in execution_order(planned)]
+    assert [mode for _, mode, _ in started] == ["all_tools"] * 6 + ["dual_control"] * 6
+    assert [_key(r) for r in records] == [(s.id, m.name, i) for s, m, i in planned]
+
+
+def test_the_order_trials_run_in_does_not_change_any_trial() -> None:
+    scripted = load_agent_factory("abandoning")  # passes some trials, fails others
+    by_mode = asyncio.run(run_async(SCENARIOS, MODES, scripted, trials=2, seed=7))
+    # Scenario by scenario, as runs went before: each trial alone, in run order.
+    by_scenario = [run_one(s, m, scripted, trial=i, run_seed=7)[0]
+                   for s, m, i in plan_trials(SCENARIOS, MODES, 2)]
+    assert len({r.scored.score.passed for r in by_mode}) == 2  # not a trivial comparison
+    assert [(_key(r), r.seed, r.scored.score, r.trail) for r in by_mode] == [
+        (_key(r), r.seed, r.scored.score, r.trail) for r in by_scenario]
+
+
+def test_a_resumed_run_starts_its_missing_trials_mode_by_mode() -> None:
+    planned = plan_trials(SCENARIOS, MODES, 1)
+    done = {(s.id, m.name, i) for s, m, i in planned[::2]}
+    started: list[tuple[str, str, int]] = []
+    asyncio.run(run_async(SCENARIOS, MODES, oracle_factory, skip=done,
+                          on_trial=lambda r: started.append(_key(r))))
+    assert started == [(s.id, m.name, i) for s, m, i in execution_order(planned)
+                       if (s.id, m.name, i) not in done]

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from remit.actors.llm import (
     CacheMode,
@@ -17,6 +18,7 @@ from remit.actors.llm import (
     request_hash,
 )
 from remit.authority import builtin_modes
+from remit.cli import app
 from remit.harness import run_async
 from remit.scenarios.builtin import scenario_by_id
 from tests.llm import record_cassette
@@ -148,3 +150,36 @@ def test_identical_requests_are_answered_in_recorded_order(tmp_path: Path) -> No
 def test_cassette_paths_are_safe_for_any_scenario_id(tmp_path: Path) -> None:
     cassette = Cassette.for_trial(tmp_path, "../evil/id", "mode x", 3, CacheMode.RECORD)
     assert cassette.path == tmp_path / "_evil_id" / "mode_x" / "3.json"
+
+
+LEGACY = Path(__file__).parent / "legacy_cassettes"
+"""The first calls of the committed cassette as recorded before the system message was
+made the same in every trial (the mode named in its first sentence)."""
+
+
+def test_a_cassette_recorded_with_the_earlier_prompt_stops_at_its_first_call() -> None:
+    factory = llm_agent_factory(config(closed_port_url(), cache_mode=CacheMode.REPLAY,
+                                       cassette_dir=LEGACY))
+    with pytest.raises(CassetteMissError) as caught:
+        record_cassette.run_trial(factory)
+    message = str(caught.value)
+    assert message.startswith(
+        "replay of trial discount-exception/dual_control/0 has no recorded response for "
+        "model call #0 (step 1)")
+    assert "message 0 (role='system') differs" in message
+    assert "in a conversation about quote Q-1. Cont" in message  # what was recorded
+    assert message.endswith("record the cassette again with --llm-cache record, or "
+                            "restore what changed the request (prompt, tools, options, an "
+                            "earlier reply)")
+
+
+def test_the_cli_stops_a_replay_of_an_earlier_cassette_with_one_line(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, [
+        "run", "--suite", "handwritten", "--scenario", "discount-exception", "--modes",
+        "dual_control", "--agent", "openai:fake-model", "--llm-cache", "replay",
+        "--cassettes", str(LEGACY), "--db", str(tmp_path / "replay.db")])
+    assert result.exit_code == 2, result.output
+    (line,) = result.stderr.strip().splitlines()
+    assert "replay of trial discount-exception/dual_control/0" in line
+    assert "message 0 (role='system') differs" in line
+    assert line.endswith("; nothing was stored")

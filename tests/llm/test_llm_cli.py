@@ -8,14 +8,25 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from remit.authority import Role
+from remit.actors.llm import PromptVariant, ToolCallFormat, prompt_hash, system_prompt
+from remit.authority import Role, builtin_modes
 from remit.cli import app
+from remit.harness.orchestrator import briefing_for
 from remit.scenarios.builtin import scenario_by_id
 from remit.scenarios.files import dump_scenario
 from remit.store import Store
 from remit.world import ErrorEntry, ToolCallEntry
 from tests.llm.conftest import Serve
-from tests.llm.fake_server import ByTurn, ReadThenEnd, call, cut_off, http_error, native, text
+from tests.llm.fake_server import (
+    ByTurn,
+    ReadThenEnd,
+    call,
+    closed_port_url,
+    cut_off,
+    http_error,
+    native,
+    text,
+)
 
 
 def test_the_core_suite_runs_against_a_local_server_in_both_modes(
@@ -151,3 +162,55 @@ def test_the_last_calls_error_is_counted_when_the_step_budget_ends_a_stored_tria
     assert record.scored.score.usage is not None
     assert record.scored.score.usage.reply_issues == {"unknown_tool": 1}
     assert len(server.requests) == 2
+
+
+def _one_trial(url: str, db: Path, *options: str) -> list[str]:
+    return ["run", "--suite", "handwritten", "--scenario", "discount-exception", "--modes",
+            "dual_control", "--agent", "openai:tiny-model", "--base-url", url, "--db",
+            str(db), "--json", *options]
+
+
+def test_prompt_compact_is_sent_and_named_in_the_manifest(serve: Serve, tmp_path: Path) -> None:
+    server = serve(ReadThenEnd(reads=0))
+    db = tmp_path / "prompt.db"
+    runs = {}
+    for variant in ("full", "compact"):
+        result = CliRunner().invoke(app, _one_trial(
+            server.url, db, "--tool-call-format", "content-json", "--prompt", variant))
+        assert result.exit_code == 0, result.output
+        runs[variant] = json.loads(result.stdout)["manifest"]["agent_config"]
+    assert (runs["full"]["prompt"], runs["compact"]["prompt"]) == ("full", "compact")
+    assert runs["compact"]["prompt_hash"] == prompt_hash(ToolCallFormat.CONTENT_JSON,
+                                                         PromptVariant.COMPACT)
+    assert runs["compact"]["prompt_hash"] != runs["full"]["prompt_hash"]
+    briefing = briefing_for(scenario_by_id("discount-exception"), builtin_modes()["dual_control"])
+    full_system, compact_system = (r["messages"][0]["content"] for r in server.requests)
+    assert full_system == system_prompt(briefing, ToolCallFormat.CONTENT_JSON)
+    assert compact_system == system_prompt(briefing, ToolCallFormat.CONTENT_JSON,
+                                           PromptVariant.COMPACT)
+
+
+def test_a_bad_prompt_variant_is_refused_with_one_line(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, _one_trial("http://127.0.0.1:9/v1", tmp_path / "x.db",
+                                                "--prompt", "tiny"))
+    assert result.exit_code == 2
+    (line,) = result.stderr.strip().splitlines()
+    assert "prompt='tiny' is invalid" in line
+
+
+def test_a_run_against_a_closed_port_ends_every_trial_as_a_connection_error(
+        tmp_path: Path) -> None:
+    url = closed_port_url()
+    db = tmp_path / "closed.db"
+    result = CliRunner().invoke(app, [
+        "run", "--suite", "handwritten", "--modes", "dual_control", "--agent",
+        "openai:tiny-model", "--base-url", url, "--db", str(db), "--json"])
+    assert result.exit_code == 1, result.output
+    report = json.loads(result.stdout)
+    assert report["infra_errors"] == 10
+    assert "every trial of r-" in result.stderr
+    with Store.open(str(db), create=False) as store:
+        records = store.trials(report["run_id"], with_trails=False)
+    assert {r.attempts for r in records} == {3}  # the runner's --retries 2, nothing more
+    assert all(f"cannot connect to the model server at {url} (connection refused)"
+               in str(r.infra_error) for r in records)

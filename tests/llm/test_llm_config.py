@@ -17,6 +17,7 @@ from remit.actors.llm import (
     LlmAuthError,
     LlmConfig,
     LlmConfigError,
+    PromptVariant,
     ToolCallFormat,
     llm_agent_factory,
     llm_config_from_manifest,
@@ -58,6 +59,7 @@ def test_parse_llm_config_reads_the_spec_and_leaves_unset_options_at_their_defau
     ("openai:m", {"base_url": "localhost:8080"}, "is not an http"),
     ("openai:m", {"cache_mode": "replay"}, "needs a cassette directory"),
     ("openai:m", {"colour": "red"}, "colour='red' is invalid"),
+    ("openai:m", {"prompt": "tiny"}, "prompt='tiny' is invalid"),
 ])
 def test_bad_options_are_one_line_config_errors(spec: str, options: dict[str, object],
                                                 message: str) -> None:
@@ -121,7 +123,8 @@ def test_run_metadata_separates_the_agents_identity_from_how_the_run_was_made() 
     assert agent_config == {
         "adapter": "openai-chat-completions", "model": "m", "base_url_host": "127.0.0.1:8080",
         "temperature": 0.5, "max_tokens": 1024, "seed": 4, "tool_call_format": "auto",
-        "tool_results_as": "tool", "max_reply_errors": 3, "prompt_hash": prompt_hash()}
+        "tool_results_as": "tool", "max_reply_errors": 3, "prompt": "full",
+        "prompt_hash": prompt_hash()}
     assert metadata["llm_cache"] == "replay"
     assert metadata["cassettes"] == "tests/llm/cassettes"
     assert metadata["llm_base_url"] == "http://127.0.0.1:8080/v1"
@@ -141,6 +144,20 @@ def test_a_resumed_run_gets_the_config_back_from_the_manifest() -> None:
     assert back == llm
     with pytest.raises(LlmConfigError, match="was not recorded as an LLM agent"):
         llm_config_from_manifest("baseline", {}, {})
+
+
+def test_the_prompt_variant_is_part_of_the_agent_and_comes_back_on_resume() -> None:
+    full = LlmConfig(model="m", base_url="http://127.0.0.1:8080/v1")
+    compact = full.model_copy(update={"prompt": PromptVariant.COMPACT})
+    full_config, metadata = llm_run_metadata(full)
+    compact_config, _ = llm_run_metadata(compact)
+    assert (full_config["prompt"], compact_config["prompt"]) == ("full", "compact")
+    assert compact_config["prompt_hash"] == prompt_hash(ToolCallFormat.AUTO,
+                                                        PromptVariant.COMPACT)
+    assert compact_config["prompt_hash"] != full_config["prompt_hash"]
+    assert llm_config_from_manifest("openai:m", compact_config, metadata) == compact
+    older = {key: value for key, value in full_config.items() if key != "prompt"}
+    assert llm_config_from_manifest("openai:m", older, metadata).prompt is PromptVariant.FULL
 
 
 def test_the_prompt_hash_is_stable_and_moves_with_the_format() -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 import threading
+from typing import Any
 
 import pytest
 
@@ -54,21 +56,108 @@ def test_when_retries_run_out_the_call_is_an_infrastructure_error(
     assert len(server.requests) == 3
 
 
-def test_a_refused_connection_is_a_connection_error() -> None:
-    with pytest.raises(InfrastructureError, match="kind='connection'") as caught:
-        play(config(closed_port_url(), retries=1))
+def transport(base_url: str, waits: list[float], **options: Any) -> OpenAiTransport:
+    """A transport whose waits between retries are recorded instead of slept."""
+
+    async def record_wait(seconds: float) -> None:
+        waits.append(seconds)
+
+    values: dict[str, Any] = {"timeout_seconds": 5.0, "retries": 3, "backoff_seconds": 1.0,
+                              **options}
+    return OpenAiTransport(base_url=base_url, api_key="k", sleep=record_wait, **values)
+
+
+def complete(client: OpenAiTransport, retried: list[int]) -> None:
+    async def go() -> None:
+        try:
+            await client.complete(dict(BODY), on_retry=lambda: retried.append(1))
+        finally:
+            await client.aclose()
+
+    asyncio.run(go())
+
+
+def test_a_refused_connection_fails_at_once_naming_the_url() -> None:
+    url = closed_port_url()
+    waits: list[float] = []
+    retried: list[int] = []
+    with pytest.raises(InfrastructureError) as caught:
+        complete(transport(url, waits), retried)
     assert caught.value.kind == "connection"
+    assert str(caught.value).startswith(
+        f"cannot connect to the model server at {url} (connection refused); start the "
+        "server or correct --base-url")
+    assert (waits, retried) == ([], [])  # no retry, no wait
 
 
-def test_a_timeout_is_a_timeout_error(serve: Serve) -> None:
+def test_a_host_name_that_does_not_resolve_fails_at_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    real = socket.getaddrinfo
+
+    def resolve(host: object, *args: Any, **kwargs: Any) -> Any:
+        if host in ("model-server.invalid", b"model-server.invalid"):
+            raise socket.gaierror(socket.EAI_NONAME, "no such host (test resolver)")
+        return real(host, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolve)  # the OS resolver, not the network
+    waits: list[float] = []
+    with pytest.raises(InfrastructureError) as caught:
+        complete(transport("http://model-server.invalid:8080/v1", waits), [])
+    assert caught.value.kind == "connection"
+    assert ("at http://model-server.invalid:8080/v1 (host name not resolved: no such host "
+            "(test resolver))") in str(caught.value)
+    assert waits == []
+
+
+def test_the_url_in_a_connection_error_carries_no_password() -> None:
+    port = closed_port_url().split(":")[2].split("/")[0]
+    with pytest.raises(InfrastructureError) as caught:
+        complete(transport(f"http://user:secret@127.0.0.1:{port}/v1", []), [])
+    assert f"at http://127.0.0.1:{port}/v1 (connection refused)" in str(caught.value)
+    assert "secret" not in str(caught.value)
+
+
+def test_a_trial_against_a_closed_port_ends_as_an_infrastructure_error_without_waiting(
+        ) -> None:
+    url = closed_port_url()
+    factory = llm_agent_factory(config(url, retries=3, backoff_seconds=30.0))
+    records = asyncio.run(run_async([scenario_by_id("discount-exception")],
+                                    [builtin_modes()["dual_control"]], factory, retries=2))
+    (record,) = records
+    assert record.attempts == 3  # the runner's retries, each failing at its first call
+    assert record.infra_error is not None
+    assert f"cannot connect to the model server at {url} (connection refused)" in (
+        record.infra_error)
+    stats = factory.stats_for("discount-exception", "dual_control", 0)
+    assert stats is not None
+    assert stats.retries == 0  # a 30 s backoff would have been waited three times
+
+
+def test_a_timeout_is_not_resent(serve: Serve) -> None:
     release = threading.Event()
     server = serve([END, END], latency=1.0, delay=lambda _: release.wait(5))
     try:
-        with pytest.raises(InfrastructureError, match="kind='timeout'") as caught:
-            play(config(server.url, retries=1, timeout_seconds=0.02))
+        with pytest.raises(InfrastructureError) as caught:
+            play(config(server.url, retries=3, timeout_seconds=0.05))
     finally:
         release.set()
     assert caught.value.kind == "timeout"
+    assert str(caught.value).startswith(
+        f"the model server at {server.url} sent no response within 0.05 s (--llm-timeout); "
+        "the request is not resent")
+    assert len(server.requests) == 1
+
+
+def test_a_server_that_accepts_but_never_answers_times_out_once() -> None:
+    with socket.socket() as listener:  # the kernel accepts; nobody ever reads or answers
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        url = f"http://127.0.0.1:{listener.getsockname()[1]}/v1"
+        waits: list[float] = []
+        retried: list[int] = []
+        with pytest.raises(InfrastructureError, match=r"sent no response within 0\.05 s"):
+            complete(transport(url, waits, timeout_seconds=0.05), retried)
+    assert (waits, retried) == ([], [])
 
 
 def test_the_runner_retries_the_trial_then_records_the_infrastructure_error(

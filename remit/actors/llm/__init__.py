@@ -1,8 +1,11 @@
 """The LLM agent adapter: any OpenAI-compatible chat-completions server, with cassettes.
 
 ``remit run --agent openai:MODEL`` drives OpenAI, vLLM, llama.cpp's server, Ollama or a
-LiteLLM proxy through the official ``openai`` package's async client. The system prompt
-comes from the briefing (:func:`system_prompt`), the tools from the world; replies are
+LiteLLM proxy through the official ``openai`` package's async client. The prompt comes
+from the briefing: a system message the same in every trial of a run
+(:func:`system_prompt`, ``full`` or ``compact``: :class:`PromptVariant`), then what
+varies (:func:`trial_briefing`) opening the first user message, so a server's prompt
+cache reuses the shared part; the tools come from the world; replies are
 read by :func:`parse_reply` (native calls, or JSON in the content for small models);
 record/replay cassettes (:class:`Cassette`) make CI deterministic; token usage, cost
 (:func:`load_cost_table`) and every reply issue (:class:`ReplyIssue`) are counted in
@@ -33,6 +36,7 @@ from remit.actors.llm.config import (
     LLM_AGENT_PREFIX,
     CacheMode,
     LlmConfig,
+    PromptVariant,
     ToolCallFormat,
     ToolResultsAs,
     is_llm_spec,
@@ -48,7 +52,13 @@ from remit.actors.llm.errors import (
     LlmRequestError,
 )
 from remit.actors.llm.pricing import CostTable, ModelPrice, load_cost_table
-from remit.actors.llm.prompt import prompt_hash, system_prompt, tool_definitions
+from remit.actors.llm.prompt import (
+    prompt_hash,
+    prompt_text,
+    system_prompt,
+    tool_definitions,
+    trial_briefing,
+)
 from remit.actors.llm.provenance import ADAPTER_ID, llm_config_from_manifest, llm_run_metadata
 from remit.actors.llm.stats import LlmStats
 
@@ -76,6 +86,7 @@ __all__ = [
     "ModelPrice",
     "ParsedCall",
     "ParsedReply",
+    "PromptVariant",
     "ReplyForm",
     "ReplyIssue",
     "RunGuard",
@@ -89,7 +100,9 @@ __all__ = [
     "parse_llm_config",
     "parse_reply",
     "prompt_hash",
+    "prompt_text",
     "request_hash",
     "system_prompt",
     "tool_definitions",
+    "trial_briefing",
 ]

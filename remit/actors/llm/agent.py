@@ -55,7 +55,7 @@ from remit.actors.llm.cassette import Cassette
 from remit.actors.llm.config import DEFAULT_BASE_URL, CacheMode, LlmConfig, ToolCallFormat
 from remit.actors.llm.errors import LlmAbortError, LlmAuthError, LlmReplyError
 from remit.actors.llm.pricing import CostTable, load_cost_table
-from remit.actors.llm.prompt import system_prompt, tool_definitions
+from remit.actors.llm.prompt import system_prompt, tool_definitions, trial_briefing
 from remit.actors.llm.stats import LlmStats
 from remit.actors.llm.transcript import Transcript
 from remit.actors.protocol import AgentUsage, Briefing, Observation, TrialInfo
@@ -136,11 +136,14 @@ class LlmAgent:
             reply_issues={issue.value: n for issue, n in stats.issues.items() if n})
 
     async def start(self, briefing: Briefing) -> None:
-        """Build the system prompt and the tool definitions from the briefing."""
-        fmt = self.config.tool_call_format
-        self._transcript = Transcript(system_prompt(briefing, fmt), self.config.tool_results_as)
+        """Build the system prompt, the trial's briefing (which opens the first user
+        message) and the tool definitions from the briefing."""
+        fmt, variant = self.config.tool_call_format, self.config.prompt
+        self._transcript = Transcript(system_prompt(briefing, fmt, variant),
+                                      self.config.tool_results_as)
+        self._transcript.add_note(trial_briefing(briefing, variant))  # opens the first message
         self._tools = None if fmt is ToolCallFormat.CONTENT_JSON else tool_definitions(
-            briefing.tools)
+            briefing.tools, variant)
 
     async def act(self, observation: Observation) -> ToolCall:
         """The next tool call: a queued one, or one from a new model reply."""

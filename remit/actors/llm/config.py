@@ -27,11 +27,13 @@ __all__ = [
     "LLM_AGENT_PREFIX",
     "CacheMode",
     "LlmConfig",
+    "PromptVariant",
     "ToolCallFormat",
     "ToolResultsAs",
     "base_url_host",
     "is_llm_spec",
     "parse_llm_config",
+    "without_credentials",
 ]
 
 LLM_AGENT_PREFIX = "openai:"
@@ -54,6 +56,20 @@ class ToolCallFormat(StrEnum):
     NATIVE = "native"
     CONTENT_JSON = "content-json"
     AUTO = "auto"
+
+
+class PromptVariant(StrEnum):
+    """How much the system prompt says.
+
+    ``full``: the supplier's policy as written, tool schemas in full. ``compact``: for
+    small local models with short contexts: the same rules in fewer words, the
+    mode's authority with a shorter preamble, and tool schemas abbreviated (one
+    signature per tool in ``content-json`` format; without titles and descriptions
+    of arguments when sent natively). Every rule an agent is scored on is kept.
+    """
+
+    FULL = "full"
+    COMPACT = "compact"
 
 
 class ToolResultsAs(StrEnum):
@@ -94,12 +110,16 @@ class LlmConfig(BaseModel):
             (``None``: not sent, the server's default applies).
         tool_call_format: where calls are read from (see :class:`ToolCallFormat`).
         tool_results_as: how results go back (see :class:`ToolResultsAs`).
+        prompt: the prompt variant (see :class:`PromptVariant`).
         cache_mode: record/replay (see :class:`CacheMode`).
         cassette_dir: where cassettes live (required to record or replay).
         cost_table: a YAML or JSON file of prices per million tokens by model.
-        retries: retries of one model call after HTTP 429/5xx, a timeout or a refused
-            connection, before it counts as an infrastructure error.
-        timeout_seconds: the timeout of one HTTP request.
+        retries: retries of one model call after HTTP 408/409/429/5xx or a connection the
+            server dropped, before it counts as an infrastructure error. A server that
+            cannot be reached, or sends no response within ``timeout_seconds``, is not
+            retried (see :mod:`remit.actors.llm.transport`).
+        timeout_seconds: how long one request waits for the server's response (the TCP
+            connection itself may take at most 10 s of it).
         backoff_seconds: the first retry's delay, doubled at each retry.
         max_reply_errors: unusable replies in a row (empty, or with no valid call)
             after which the trial ends as ``agent_error``.
@@ -115,6 +135,7 @@ class LlmConfig(BaseModel):
     seed: int | None = None
     tool_call_format: ToolCallFormat = ToolCallFormat.AUTO
     tool_results_as: ToolResultsAs = ToolResultsAs.TOOL
+    prompt: PromptVariant = PromptVariant.FULL
     cache_mode: CacheMode = CacheMode.OFF
     cassette_dir: Path | None = None
     cost_table: Path | None = None
@@ -150,6 +171,15 @@ def base_url_host(url: str) -> str:
     parts = urlsplit(url)
     host = parts.hostname or ""
     return f"{host}:{parts.port}" if parts.port else host
+
+
+def without_credentials(url: str) -> str:
+    """``url`` without a user name or password in its authority part."""
+    scheme, sep, rest = url.partition("://")
+    if not sep or "@" not in rest.split("/", 1)[0]:
+        return url
+    authority, slash, path = rest.partition("/")
+    return f"{scheme}://{authority.rsplit('@', 1)[1]}{slash}{path}"
 
 
 def is_llm_spec(spec: str) -> bool:

@@ -1,11 +1,12 @@
 """What a run's manifest records about an LLM agent, and how a resumed run gets it back.
 
 :func:`llm_run_metadata` splits a configuration in two. ``agent_config`` is what makes
-the agent the agent (model, server host, sampling options, reply formats, prompt hash):
-the manifest hashes it, so runs with different agents are told apart. ``metadata`` is
-how the run was made (cache mode, cassette directory, full base URL, key variable, cost
-table): recorded, not hashed, so a replayed run compares with the live run it replays,
-and the comparison can say that one side was replayed.
+the agent the agent (model, server host, sampling options, reply formats, prompt variant
+and hash): the manifest hashes it, so runs with different agents are told apart.
+``metadata`` is how the run was made (cache mode, cassette directory, full base URL, key
+variable, cost table, retries and timeout): recorded, not hashed, so a replayed run
+compares with the live run it replays, and the comparison can say that one side was
+replayed.
 
 Example:
     >>> agent_config, metadata = llm_run_metadata(LlmConfig(model="m", cache_mode="replay",
@@ -20,7 +21,7 @@ from pathlib import Path
 
 from pydantic import JsonValue
 
-from remit.actors.llm.config import LlmConfig, base_url_host
+from remit.actors.llm.config import LlmConfig, base_url_host, without_credentials
 from remit.actors.llm.errors import LlmConfigError
 from remit.actors.llm.prompt import prompt_hash
 
@@ -50,12 +51,13 @@ def llm_run_metadata(config: LlmConfig) -> tuple[dict[str, JsonValue], dict[str,
         "tool_call_format": config.tool_call_format.value,
         "tool_results_as": config.tool_results_as.value,
         "max_reply_errors": config.max_reply_errors,
-        "prompt_hash": prompt_hash(config.tool_call_format),
+        "prompt": config.prompt.value,
+        "prompt_hash": prompt_hash(config.tool_call_format, config.prompt),
     }
     metadata: dict[str, JsonValue] = {
         LLM_CACHE_KEY: config.cache_mode.value,
         "cassettes": None if config.cassette_dir is None else str(config.cassette_dir),
-        "llm_base_url": _without_credentials(base_url),
+        "llm_base_url": without_credentials(base_url),
         "llm_api_key_env": config.api_key_env,
         "llm_cost_table": None if config.cost_table is None else str(config.cost_table),
         "llm_retries": config.retries,
@@ -82,6 +84,8 @@ def llm_config_from_manifest(agent_id: str, agent_config: dict[str, JsonValue],
     fields: dict[str, object] = {key: agent_config.get(key) for key in (
         "model", "temperature", "max_tokens", "seed", "tool_call_format", "tool_results_as",
         "max_reply_errors")}
+    # Runs recorded before the compact variant had only the full prompt.
+    fields["prompt"] = agent_config.get("prompt") or "full"
     fields.update({
         "base_url": metadata.get("llm_base_url"),
         "api_key_env": metadata.get("llm_api_key_env") or "OPENAI_API_KEY",
@@ -98,12 +102,3 @@ def llm_config_from_manifest(agent_id: str, agent_config: dict[str, JsonValue],
 
 def _path(value: JsonValue) -> Path | None:
     return Path(value) if isinstance(value, str) and value else None
-
-
-def _without_credentials(url: str) -> str:
-    """``url`` without a user name or password in its authority part."""
-    scheme, sep, rest = url.partition("://")
-    if not sep or "@" not in rest.split("/", 1)[0]:
-        return url
-    authority, slash, path = rest.partition("/")
-    return f"{scheme}://{authority.rsplit('@', 1)[1]}{slash}{path}"

@@ -109,7 +109,8 @@ class Transcript:
         self._pending.extend(_incoming(entry) for entry in messages)
 
     def add_note(self, text: str) -> None:
-        """Add a note for the model (why its last reply could not be used)."""
+        """Add a note for the model (the trial's briefing, or why its last reply could
+        not be used); it goes into the next ``user`` message."""
         self._pending.append(text)
 
     def request_messages(self) -> list[JsonValue]:

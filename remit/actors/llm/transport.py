@@ -1,12 +1,24 @@
 """One model call over the official ``openai`` async client, with retries and error mapping.
 
 This is the only module that imports ``openai`` (imported when the first live call is
-made, so ``import remit`` stays fast). The SDK's own retries are off (``max_retries=0``):
-the adapter retries HTTP 408, 409, 429 and 5xx, timeouts and refused connections itself,
-``retries`` times with exponential backoff (``backoff_seconds`` x 2^attempt; a server's
-``Retry-After`` of up to a minute is honoured when backoff is on), counting each retry,
-then raises :class:`~remit.errors.InfrastructureError` with a ``kind`` the runner
-records. HTTP 401/403 raise :class:`~remit.actors.llm.LlmAuthError` and 404
+made, so ``import remit`` stays fast). The SDK's own retries are off (``max_retries=0``);
+what is retried depends on what a retry can achieve:
+
+- HTTP 408, 409, 429 and 5xx, and a connection the server dropped mid-request, are
+  transient: retried ``retries`` times with exponential backoff (``backoff_seconds`` x
+  2^attempt; a server's ``Retry-After`` of up to a minute is honoured when backoff is
+  on), each retry counted, then :class:`~remit.errors.InfrastructureError`.
+- A server that cannot be reached (connection refused, a host name that does not
+  resolve, no TCP connection within :data:`CONNECT_TIMEOUT_SECONDS`) fails at once,
+  without waiting: one ``InfrastructureError`` (``kind='connection'``) naming the URL.
+- A read timeout (no response within ``timeout_seconds``) is not resent. Requests are
+  not streamed, so a timeout shows no progress: the server may still be reading the
+  prompt or generating. Resending would make a server without a prompt cache start
+  again from the beginning and wait as long again, so the call ends at once as an
+  ``InfrastructureError`` (``kind='timeout'``); the runner's trial retries
+  (``remit run --retries``) apply as to any infrastructure error.
+
+HTTP 401/403 raise :class:`~remit.actors.llm.LlmAuthError` and 404
 :class:`~remit.actors.llm.LlmEndpointError` at once (the run must stop); any other 4xx
 raises :class:`~remit.actors.llm.LlmRequestError` (the trial's failure).
 
@@ -18,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import cast
 
@@ -25,11 +38,15 @@ import openai
 from openai.types.chat.completion_create_params import CompletionCreateParamsNonStreaming
 from pydantic import JsonValue
 
-from remit.actors.llm.config import base_url_host
+from remit.actors.llm.config import base_url_host, without_credentials
 from remit.actors.llm.errors import LlmAuthError, LlmEndpointError, LlmRequestError
 from remit.errors import InfrastructureError
 
-__all__ = ["OpenAiTransport", "Sleep"]
+__all__ = ["CONNECT_TIMEOUT_SECONDS", "OpenAiTransport", "Sleep"]
+
+CONNECT_TIMEOUT_SECONDS = 10.0
+"""How long a TCP connection to the server may take (at most ``timeout_seconds``); a
+server not reached within it is treated as unreachable."""
 
 _LOG = logging.getLogger(__name__)
 _RETRY_AFTER_CAP_SECONDS = 60.0
@@ -67,8 +84,10 @@ class OpenAiTransport:
     async def _client_for_loop(self) -> openai.AsyncOpenAI:
         loop = asyncio.get_running_loop()
         if self._client is None or self._loop is not loop:
+            timeout = openai.Timeout(self.timeout_seconds, connect=min(
+                self.timeout_seconds, CONNECT_TIMEOUT_SECONDS))
             client = openai.AsyncOpenAI(base_url=self.base_url, api_key=self._api_key,
-                                        max_retries=0, timeout=self.timeout_seconds)
+                                        max_retries=0, timeout=timeout)
             # The client must be closed on its loop, and nothing tells a transport when a
             # run ends; an open async generator is closed by the loop's shutdown
             # (asyncio.run and the runner's drive() both call shutdown_asyncgens()).
@@ -93,7 +112,9 @@ class OpenAiTransport:
 
         Raises:
             InfrastructureError: retries ran out (``kind``: ``rate_limit``,
-                ``server_error``, ``timeout`` or ``connection``).
+                ``server_error``, ``timeout`` or ``connection``), the server cannot be
+                reached (``connection``, at once) or sent no response in time
+                (``timeout``, at once).
             LlmAuthError: HTTP 401 or 403.
             LlmEndpointError: HTTP 404.
             LlmRequestError: another HTTP 4xx.
@@ -117,9 +138,8 @@ class OpenAiTransport:
                 kind = self._status_kind(exc, body)
                 delay = _retry_after(exc)
                 error: openai.APIError = exc
-            except openai.APITimeoutError as exc:
-                kind, delay, error = "timeout", None, exc
-            except openai.APIConnectionError as exc:
+            except openai.APIConnectionError as exc:  # timeouts included
+                self._raise_unless_transient(exc)
                 kind, delay, error = "connection", None, exc
             else:
                 dumped: dict[str, JsonValue] = response.model_dump(mode="json",
@@ -140,6 +160,23 @@ class OpenAiTransport:
                 on_retry()
             attempt += 1
             await self._sleep(wait)
+
+    def _raise_unless_transient(self, exc: openai.APIConnectionError) -> None:
+        """Raise at once for an unreachable server or a read timeout (see the module)."""
+        url = without_credentials(self.base_url)
+        reason = _unreachable_reason(exc, min(self.timeout_seconds, CONNECT_TIMEOUT_SECONDS))
+        if reason is not None:
+            raise InfrastructureError(
+                f"cannot connect to the model server at {url} ({reason}); start the server "
+                "or correct --base-url (a connection that cannot be made is not retried)",
+                kind="connection") from exc
+        if isinstance(exc, openai.APITimeoutError):
+            raise InfrastructureError(
+                f"the model server at {url} sent no response within "
+                f"{self.timeout_seconds:g} s (--llm-timeout); the request is not resent, "
+                "since the server would start it again: give a slow server a longer "
+                "--llm-timeout or a shorter prompt (--prompt compact)",
+                kind="timeout") from exc
 
     def _status_kind(self, exc: openai.APIStatusError, body: dict[str, JsonValue]) -> str:
         """The retry kind of an HTTP error, or raise at once when retrying cannot help."""
@@ -180,6 +217,36 @@ def _describe(error: openai.APIError) -> str:
     said = body.get("message") if isinstance(body, dict) else None
     message = " ".join(str(said if isinstance(said, str) and said else error.message).split())
     return message[:200] + ("..." if len(message) > 200 else "")
+
+
+def _causes(error: BaseException) -> list[BaseException]:
+    """What caused ``error``, nearest first (``__cause__``, else ``__context__``)."""
+    found: list[BaseException] = []
+    below = error.__cause__ or error.__context__
+    while below is not None and below not in found and len(found) < 20:
+        found.append(below)
+        below = below.__cause__ or below.__context__
+    return found
+
+
+def _caused_by(error: BaseException, name: str) -> bool:
+    """Whether an exception named ``name`` caused ``error`` (httpx's ``ConnectError``,
+    whichever httpx package the client uses)."""
+    return any(type(cause).__name__ == name for cause in _causes(error))
+
+
+def _unreachable_reason(error: BaseException, connect_seconds: float) -> str | None:
+    """Why the server could not be reached, in a few words; ``None`` if it was."""
+    if _caused_by(error, "ConnectTimeout"):
+        return f"no connection within {connect_seconds:g} s"
+    if not _caused_by(error, "ConnectError"):
+        return None
+    root = ([error, *_causes(error)])[-1]
+    if isinstance(root, ConnectionRefusedError):
+        return "connection refused"
+    if isinstance(root, socket.gaierror):
+        return f"host name not resolved: {root.strerror or root}"
+    return " ".join(str(root).split())[:200] or type(root).__name__
 
 
 def _retry_after(error: openai.APIStatusError) -> float | None:
