@@ -107,13 +107,15 @@ class ActionAuthority(BaseModel):
     def sentence(self, you: Role | None = None) -> str:
         """One line: the action, then each holder with its conditions; ``you`` marks
         the reader's role (``you (agent)``)."""
-        parts = []
+        parts: list[str] = []
         for grant in self.grants:
             who = f"you ({grant.role})" if grant.role is you else grant.role.value
             conditions = [c.describe() for c in grant.conditions]
             conditions += [f"never {_forbid_clause(f)}" for f in self.forbids
                            if grant.role in f.roles]
-            parts.append(", ".join([who, *conditions]))
+            part = ", ".join([who, *conditions])
+            if part not in parts:  # all-tools copies of two roles' grants read alike
+                parts.append(part)
         return f"{self.action}: {'; '.join(parts) or 'nobody'}"
 
 

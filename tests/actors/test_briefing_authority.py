@@ -19,6 +19,7 @@ from remit.authority import (
     SeparationOfDuties,
     builtin_modes,
     delegate,
+    describe_authority,
 )
 from remit.harness import briefing_for, build_core, run, run_trial, score_trial
 from remit.scenarios import scenario_by_id
@@ -96,3 +97,10 @@ def test_a_finance_delegates_mode_does_not_drop_the_baseline_below_dual_control(
     dual, five = (result.summaries[name] for name in (DUAL.name, FIVE.name))
     assert five.pass_hat_k[1] >= dual.pass_hat_k[1]
     assert five.mean_denials == 0  # the bound is read from the briefing, not learnt by refusal
+
+
+def test_a_role_holding_two_alike_grants_is_named_once() -> None:
+    authority = describe_authority(builtin_modes()["all_tools"])
+    assert authority[Action.CANCEL].sentence(Role.AGENT) == "cancel: buyer; finance; you (agent)"
+    fit = authority[Action.CONFIRM_FIT].sentence(Role.AGENT)
+    assert fit.count("you (agent)") == 1
