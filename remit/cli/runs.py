@@ -633,8 +633,9 @@ def _gate(result: Comparison, rows: Sequence[TradeoffRow], gate: Sequence[str]) 
     for metric in gate:
         if metric not in present:
             out.print(f"note: --fail-if-worse {metric}: this comparison has no row for it (a "
-                      "rate a side's scorer did not measure, or a per-item rate a side had no "
-                      "item of), so it cannot fail", markup=False)
+                      "rate a side's scorer did not measure, a per-item rate a side had no "
+                      "item of, or reply issues a side's agent did not report), so it cannot "
+                      "fail", markup=False)
     worse = worse_rows(rows, gate)
     if not worse:
         checked = ", ".join(row.label for row in rows if row.metric in gate) or "nothing"
