@@ -92,7 +92,7 @@ def test_run_shows_no_valid_write_and_reply_issues_per_trial(runs: Runs) -> None
     trials = len(SCENARIOS) * TRIALS
     for shown in (runs.invalid_output, _invoke(runs.db, "show", runs.invalid)):
         assert _row(shown, "no valid write (trials)") == ["1.00 [0.51, 1.00]"] * 2
-        assert _row(shown, "reply issues / trial") == ["5.00"] * 2
+        assert _row(shown, "reply issues per trial") == ["5.00"] * 2
         assert _row(shown, "reply issue (trials)") == ["1.00 [0.51, 1.00]"] * 2
         for kind, n in ISSUES.items():
             assert _row(shown, f"reply issues: {kind}") == [str(n * trials)] * 2
@@ -197,7 +197,7 @@ def test_markdown_and_html_show_the_figures_and_the_trials_without_a_valid_write
         runs: Runs, tmp_path: Path) -> None:
     markdown = _report(runs.db, runs.invalid, tmp_path / "r.md")
     assert "| no valid write (trials) | 1.00 [0.51, 1.00] | 1.00 [0.51, 1.00] |" in markdown
-    assert "| reply issues / trial | 5.00 | 5.00 |" in markdown
+    assert "| reply issues per trial | 5.00 | 5.00 |" in markdown
     assert "| reply issue (trials) | 1.00 [0.51, 1.00] | 1.00 [0.51, 1.00] |" in markdown
     assert "| reply issues per trial | 5.00 | 5.00 | +0.00 |" in markdown  # the trade-off
     assert f"- the agent made no valid write\n- model: {CALLS} calls" in markdown

@@ -247,7 +247,6 @@ def reply_issues_by_kind(usages: Iterable[AgentUsage | None]) -> dict[str, int]:
     return dict(sorted(totals.items()))
 
 
-
 def summarise(scored: Sequence[ScoredTrial]) -> dict[str, ModeSummary]:
     """One :class:`ModeSummary` per mode, in the order modes first appear in ``scored``."""
     by_mode: dict[str, list[ScoredTrial]] = {}

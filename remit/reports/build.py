@@ -181,6 +181,7 @@ _TRADEOFF_RESAMPLES = 2_000
 """Resamples per trade-off metric (up to sixteen of them per pair of modes; pass^1 keeps
 the comparison's own)."""
 
+
 def _issues(score: TrialScore) -> Fraction | None:
     count = score.reply_issue_count
     return None if count is None else Fraction(count)

@@ -116,7 +116,6 @@ def score_lines(score: TrialScore) -> list[str]:
     return lines
 
 
-
 def _rate(interval: Interval) -> str:
     return f"{interval.value:.2f} [{interval.low:.2f}, {interval.high:.2f}]"
 
@@ -193,7 +192,7 @@ _USAGE_ROWS: tuple[tuple[str, Callable[[ModeSummary], str]], ...] = (
     ("model calls", lambda s: f"{s.model_calls:,}"),
     ("tokens in / out", lambda s: f"{s.prompt_tokens:,} / {s.completion_tokens:,}"),
     ("cost", lambda s: "-" if s.cost is None else str(s.cost)),
-    ("reply issues / trial", lambda s: "-" if s.mean_reply_issues is None
+    ("reply issues per trial", lambda s: "-" if s.mean_reply_issues is None
      else f"{s.mean_reply_issues:.2f}"),
     ("reply issue (trials)", lambda s: _rate(s.reply_issue_rate) if s.reply_issue_rate.total
      else "-"),

@@ -158,8 +158,8 @@ def _modes(report: RunReport) -> list[str]:
             ["tokens in / out", *(f"{m.prompt_tokens:,} / {m.completion_tokens:,}"
                                   for m in modes)],
             ["cost", *("-" if m.cost is None else _money(m.cost) for m in modes)],
-            ["reply issues / trial", *("-" if m.mean_reply_issues is None
-                                       else f"{m.mean_reply_issues:.2f}" for m in modes)],
+            ["reply issues per trial", *("-" if m.mean_reply_issues is None
+                                         else f"{m.mean_reply_issues:.2f}" for m in modes)],
             ["reply issue (trials)", *(_rate(m.reply_issue_rate) if m.reply_issue_rate.total
                                        else "-" for m in modes)],
         ]

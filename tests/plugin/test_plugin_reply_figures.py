@@ -36,7 +36,7 @@ def test_the_failure_message_names_the_reply_issues_next_to_what_broke(
     ])
     summary = result.stdout.str().split("remit summary", 1)[1]
     for label, value in (("no valid write (trials)", "1.00 [0.34, 1.00]"),
-                         ("reply issues / trial", "5.00"),
+                         ("reply issues per trial", "5.00"),
                          ("reply issue (trials)", "1.00 [0.34, 1.00]"),
                          ("reply issues: unknown_tool", "4")):
         assert any(label in line and value in line for line in summary.splitlines()), label
