@@ -7,9 +7,10 @@ scenario's modes under one class in a ``remit.<suite>`` package. A case's ``time
 the wall-clock seconds of its trials, a suite's the sum of its cases'; trials stored
 before remit kept durations have none, and a case or suite with no known duration has
 no ``time``. A test case fails (``<failure>``) when any of its counted trials failed;
-the failure's text lists each failing trial's broken expectations and, when the report
-kept its approval trail, the explanation (the shortest explaining trail, first
-divergence marked ``>>``). A case whose every trial was excluded after an
+the failure's text lists each failing trial's broken expectations (after "the agent
+made no valid write" and its reply issues, when so) and, when the report kept its
+approval trail, the explanation (the shortest explaining trail, first divergence marked
+``>>``, which says the same). A case whose every trial was excluded after an
 infrastructure error is ``<skipped>``.
 
 Metrics travel as ``<properties>``: on each suite, the mode's pass^k for every k, its
@@ -121,7 +122,7 @@ def _failure_text(failing: Sequence[TrialRow]) -> str:
         if index < MAX_EXPLAINED and row.trail is not None and row.trail.explanation:
             lines.append(row.trail.explanation)  # it ends with the broken expectations
         else:
-            lines += [f"  {sentence}" for sentence in row.score.failures]
+            lines += [f"  {sentence}" for sentence in (*row.score.notes(), *row.score.failures)]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
