@@ -54,8 +54,9 @@ Writing a scenario test::
   items get the file's dotted path as their JUnit classname.
 - The outcomes also travel on the test reports (under pytest-xdist, from the workers to
   the controller), which alone builds the summary: one table per agent, a column per
-  mode with pass^k, the headline rates with Wilson intervals, the conversation's costs
-  and, below a rule, the per-item rates. The trials of several tests that ran a scenario
+  mode with pass^k, the headline rates with Wilson intervals, the conversation's costs,
+  below a rule the per-item rates, and for an agent that reports its usage its model
+  calls and reply issues. The trials of several tests that ran a scenario
   in a mode with one agent are merged without loss
   (:func:`remit.harness.session.merge_session`), and a line names those tests.
 - ``--remit-db`` stores the session as one run per agent (a run has one agent), with

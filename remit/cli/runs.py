@@ -28,6 +28,7 @@ from remit.harness import (
     ScenarioSelection,
     Side,
     TrialRecord,
+    TrialScore,
     agent_identity,
     check_gates,
     compare,
@@ -52,6 +53,7 @@ from remit.reports import (
     manifest_table,
     mode_table,
     runs_table,
+    score_lines,
     trail_table,
     worse_rows,
     write_comparison_report,
@@ -400,9 +402,13 @@ def _run_json(manifest: RunManifest, result: RunResult) -> dict[str, object]:
         "manifest": manifest.model_dump(mode="json"),
         "modes": {name: measured_only(s, manifest.scorer_version).model_dump(mode="json")
                   for name, s in result.summaries.items()},
-        "unmeasured_rates": list(unmeasured(manifest.scorer_version)),
+        "unmeasured_rates": list(unmeasured(manifest.scorer_version, _scores(result))),
         "infra_errors": sum(1 for t in result.trials if t.infra_error),
     }
+
+
+def _scores(result: RunResult) -> list[TrialScore]:
+    return [t.scored.score for t in result.trials]
 
 
 def _print_run(manifest: RunManifest, result: RunResult, *, limit: int | None = 10) -> None:
@@ -414,8 +420,8 @@ def _print_run(manifest: RunManifest, result: RunResult, *, limit: int | None = 
         f"{manifest.suite_id} ({chosen.selected} of {chosen.total} scenarios selected)"
     out.print(mode_table(result.summaries, title=f"{manifest.agent_id} on {suite}: "
                                                  f"{len(result.trials)} trials",
-                         unmeasured=unmeasured(manifest.scorer_version)))
-    older = scorer_note(manifest.scorer_version)
+                         unmeasured=unmeasured(manifest.scorer_version, _scores(result))))
+    older = scorer_note(manifest.scorer_version, _scores(result))
     if older is not None:
         out.print(f"note: {older}", markup=False)
     infra = sum(1 for t in result.trials if t.infra_error)
@@ -526,7 +532,8 @@ def trail(trial_id: Annotated[str, typer.Argument(
     """Show one stored trial: its approval trail (every authority decision, the final
     confirmations, where the agent left the reference plan), then every step, what the
     scorer counted against it (wrong variants, unsupported claims and citations,
-    abandoned and missing hand-offs) and the expectations that broke."""
+    abandoned and missing hand-offs), whether the agent made no valid write, its reply
+    issues (for an agent that reports usage) and the expectations that broke."""
     with Store.open(db, create=False) as store:
         record = store.trial(trial_id)
         manifest = store.manifest(trial_id.split("/", 1)[0])
@@ -549,12 +556,8 @@ def trail(trial_id: Annotated[str, typer.Argument(
     for line in approval_lines(approval):
         out.print(line, markup=False)
     out.print(trail_table(record))
-    score = scored.score
-    for sentence in (*score.wrong_variants, *score.unsupported, *score.unsupported_cited,
-                     *score.abandoned, *score.missing):
-        out.print(f"scored: {sentence}", markup=False)
-    for failure in score.failures:
-        out.print(f"expectation broke: {failure}", markup=False)
+    for line in score_lines(scored.score):
+        out.print(line, markup=False)
 
 
 def _sides(store: Store, run_id: str, other: str | None,
@@ -636,8 +639,9 @@ def _gate(result: Comparison, rows: Sequence[TradeoffRow], gate: Sequence[str]) 
     for metric in gate:
         if metric not in present:
             out.print(f"note: --fail-if-worse {metric}: this comparison has no row for it (a "
-                      "rate a side's scorer did not measure, or a per-item rate a side had no "
-                      "item of), so it cannot fail", markup=False)
+                      "rate a side's scorer did not measure, a per-item rate a side had no "
+                      "item of, or reply issues a side's agent did not report), so it cannot "
+                      "fail", markup=False)
     worse = worse_rows(rows, gate)
     if not worse:
         checked = ", ".join(row.label for row in rows if row.metric in gate) or "nothing"

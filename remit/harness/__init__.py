@@ -12,7 +12,14 @@ Example:
 
 from __future__ import annotations
 
-from remit.harness.aggregate import AggregationError, ModeSummary, ScoredTrial, aggregate, summarise
+from remit.harness.aggregate import (
+    AggregationError,
+    ModeSummary,
+    ScoredTrial,
+    aggregate,
+    reply_issues_by_kind,
+    summarise,
+)
 from remit.harness.check import ScenarioCheck, check_path, check_scenario, collection_failure
 from remit.harness.claims import ClaimCheck, ClaimSource, check_claim, check_claims, extract_claims
 from remit.harness.compare import (
@@ -67,6 +74,7 @@ from remit.harness.rates import (
     aggregable,
     measured_only,
     scorer_note,
+    unkept,
     unmeasured,
 )
 from remit.harness.runner import (
@@ -80,7 +88,7 @@ from remit.harness.runner import (
     run_async,
     run_one,
 )
-from remit.harness.scoring import TrialScore, score_trial
+from remit.harness.scoring import NO_VALID_WRITE, TrialScore, reply_issues_text, score_trial
 from remit.harness.selection import SelectionError, apply_selection, parse_keyword, select
 from remit.harness.settings import RunSettings, SettingsError
 from remit.harness.spool import SpooledOutcome, read_spool, spool_outcome
@@ -110,6 +118,7 @@ __all__ = [
     "AGENT_STEP_MINUTES",
     "CORE_SEED",
     "CORE_SIZE",
+    "NO_VALID_WRITE",
     "RATES",
     "RULES",
     "SCORER_VERSION",
@@ -191,6 +200,8 @@ __all__ = [
     "read_spool",
     "replay_checks",
     "replay_plan",
+    "reply_issues_by_kind",
+    "reply_issues_text",
     "result_of",
     "run",
     "run_async",
@@ -205,6 +216,7 @@ __all__ = [
     "suite_names",
     "summarise",
     "trial_seed",
+    "unkept",
     "unmeasured",
     "verify_scenario",
     "wilson",

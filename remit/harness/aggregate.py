@@ -8,12 +8,19 @@ intervals; each names its denominator:
 - per trial: ``pass_rate``; ``wrong_variant_rate`` (final) and ``wrong_variant_shown_rate``;
   ``unsupported_claim_rate`` (the headline: trials with at least one unsupported
   *stated* claim of any kind); ``abandoned_handoff_rate`` and ``missing_handoff_rate``
-  (trials with at least one);
+  (trials with at least one); ``no_valid_write_rate`` (trials in which the agent made no
+  write that took effect, over the trials whose score counted the agent's writes);
 - per stated claim, all trials pooled: ``unsupported_per_claim`` (every kind), and
   ``unsupported_attribute_claims``, ``unsupported_fit_claims``,
   ``unsupported_authority_claims`` (each over the claims of its kind);
 - per cited claim: ``unsupported_cited`` (quote-line citations, apart from stated claims);
 - per hand-off the agent opened: ``abandoned_per_handoff``.
+
+For an agent that reports its usage (an LLM agent), the reply issues (model replies that
+could not be used as they were) are figures per trial too, over the trials whose agent
+reported its usage: ``reply_issue_rate`` (trials with at least one) and
+``mean_reply_issues`` (issues per trial, every kind together), with ``reply_issues``
+summed by kind.
 
 Example:
     >>> summary = aggregate(scored)                    # doctest: +SKIP
@@ -25,16 +32,18 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
+from remit.actors import AgentUsage
 from remit.catalogue import Money
 from remit.errors import RemitError
 from remit.harness.scoring import TrialScore
 from remit.harness.stats import Interval, pass_hat_k_curve, wilson
 
-__all__ = ["AggregationError", "ModeSummary", "ScoredTrial", "aggregate", "summarise"]
+__all__ = ["AggregationError", "ModeSummary", "ScoredTrial", "aggregate", "reply_issues_by_kind",
+           "summarise"]
 
 
 class AggregationError(RemitError, ValueError):
@@ -87,12 +96,19 @@ class ModeSummary(BaseModel):
         abandoned_handoff_rate: trials with an abandoned hand-off / trials.
         abandoned_per_handoff: abandoned hand-offs / hand-offs the agent opened.
         missing_handoff_rate: trials with a missing hand-off / trials.
+        no_valid_write_rate: trials in which the agent made no write that took effect /
+            trials whose score counted the agent's writes (0 of 0 when none did).
         mean_clarification_rounds, mean_review_minutes, mean_denials, mean_steps:
             per-trial means.
         errors: trials that ended in an agent error.
         model_calls, prompt_tokens, completion_tokens: totals over trials whose agent
             reports its usage (LLM agents); 0 otherwise.
         cost: total cost, when the agent's cost table priced every trial.
+        reply_issue_rate: trials with at least one reply issue / trials whose agent
+            reported its usage (0 of 0 for agents that report none: scripted agents).
+        mean_reply_issues: reply issues per trial (every kind together) over the trials
+            whose agent reported its usage; ``None`` when no trial did.
+        reply_issues: reply issues by kind, summed; kinds sorted, none with a zero count.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -113,6 +129,7 @@ class ModeSummary(BaseModel):
     abandoned_handoff_rate: Interval
     abandoned_per_handoff: Interval
     missing_handoff_rate: Interval
+    no_valid_write_rate: Interval
     mean_clarification_rounds: float
     mean_review_minutes: float
     mean_denials: float
@@ -122,6 +139,9 @@ class ModeSummary(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost: Money | None = None
+    reply_issue_rate: Interval = wilson(0, 0)
+    mean_reply_issues: float | None = None
+    reply_issues: dict[str, int] = {}
 
 
 def _check(scored: Sequence[ScoredTrial]) -> str:
@@ -177,6 +197,8 @@ def aggregate(scored: Sequence[ScoredTrial]) -> ModeSummary:
         abandoned_handoff_rate=wilson(sum(s.abandoned_handoffs > 0 for s in scores), total),
         abandoned_per_handoff=_pooled(scores, "abandoned_handoffs", "handoffs"),
         missing_handoff_rate=wilson(sum(s.missing_handoffs > 0 for s in scores), total),
+        no_valid_write_rate=wilson(sum(s.no_valid_write is True for s in scores),
+                                   sum(s.no_valid_write is not None for s in scores)),
         mean_clarification_rounds=_mean(scores, lambda s: s.clarification_rounds),
         mean_review_minutes=_mean(scores, lambda s: s.review_minutes),
         mean_denials=_mean(scores, lambda s: s.denials),
@@ -192,16 +214,37 @@ def _pooled(scores: Sequence[TrialScore], part: str, whole: str) -> Interval:
                   sum(getattr(s, whole) for s in scores))
 
 
-def _usage_totals(scores: Sequence[TrialScore]) -> dict[str, int | Money | None]:
+def _usage_totals(scores: Sequence[TrialScore]) -> dict[str, object]:
     used = [s.usage for s in scores if s.usage is not None]
     costs = [u.cost for u in used if u.cost is not None]
+    issues = [sum(u.reply_issues.values()) for u in used]
     return {
         "model_calls": sum(u.model_calls for u in used),
         "prompt_tokens": sum(u.prompt_tokens for u in used),
         "completion_tokens": sum(u.completion_tokens for u in used),
         "cost": functools.reduce(operator.add, costs) if costs and len(costs) == len(used)
         else None,
+        "reply_issue_rate": wilson(sum(n > 0 for n in issues), len(issues)),
+        "mean_reply_issues": sum(issues) / len(issues) if issues else None,
+        "reply_issues": reply_issues_by_kind(used),
     }
+
+
+def reply_issues_by_kind(usages: Iterable[AgentUsage | None]) -> dict[str, int]:
+    """Reply issues summed by kind over ``usages`` (``None``: no usage reported), kinds
+    sorted, none with a zero count.
+
+    Example:
+        >>> reply_issues_by_kind([AgentUsage(reply_issues={"unknown_tool": 2}), None,
+        ...                       AgentUsage(reply_issues={"truncated": 1, "empty": 0})])
+        {'truncated': 1, 'unknown_tool': 2}
+    """
+    totals: dict[str, int] = {}
+    for usage in usages:
+        for kind, n in (usage.reply_issues.items() if usage is not None else ()):
+            if n:
+                totals[kind] = totals.get(kind, 0) + n
+    return dict(sorted(totals.items()))
 
 
 def summarise(scored: Sequence[ScoredTrial]) -> dict[str, ModeSummary]:

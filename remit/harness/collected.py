@@ -5,7 +5,8 @@ A test item carries its outcomes twice:
 - as flat ``(name, value)`` properties (pytest's ``user_properties``, which
   ``--junitxml`` writes): ``remit_scenario``, ``remit_mode``, ``remit_agent``,
   ``remit_trials``, ``pass_hat_1``, ``pass_rate``, ``wrong_variant_rate``, ... (every
-  rate of :data:`remit.harness.rates.RATES`), for people and CI. The scored trials as
+  rate of :data:`remit.harness.rates.RATES`; the reply issues for an agent that reports
+  its usage), for people and CI. The scored trials as
   JSON (:data:`SCORED_PROPERTY`) are added only when asked (the plugin's
   ``--remit-junit-payload``): they are kilobytes per trial and no CI dashboard reads them;
 - as :class:`SessionOutcome` s on the test report (an attribute pytest-xdist ships from
@@ -62,7 +63,8 @@ def outcome_properties(outcome: ScenarioOutcome, *, payload: bool = False
     ``unsupported_fit_claims``, ``unsupported_authority_claims``, ``unsupported_cited``,
     ``abandoned_per_handoff``; 0.0 when there was no item); the per-trial means
     (``mean_review_minutes``, ``mean_clarification_rounds``, ``mean_denials``,
-    ``mean_steps``); and, with ``payload``, :data:`SCORED_PROPERTY`.
+    ``mean_steps``); for an agent that reports its usage, ``mean_reply_issues`` and
+    ``reply_issue_rate``; and, with ``payload``, :data:`SCORED_PROPERTY`.
     """
     summary = outcome.summary
     properties: list[tuple[str, PropertyValue]] = [
@@ -80,6 +82,9 @@ def outcome_properties(outcome: ScenarioOutcome, *, payload: bool = False
         ("mean_denials", summary.mean_denials),
         ("mean_steps", summary.mean_steps),
     ]
+    if summary.mean_reply_issues is not None:
+        properties += [("mean_reply_issues", summary.mean_reply_issues),
+                       ("reply_issue_rate", summary.reply_issue_rate.value)]
     if payload:
         properties.append((SCORED_PROPERTY, _SCORED.dump_json(outcome.scored).decode()))
     return properties

@@ -26,7 +26,8 @@ two runs. :func:`compare` pairs the sides by scenario and reports:
   hand-off opened) and missing hand-offs; its ``pass_hat_k[1]`` equals the side's
   pass^1. A side scored by an older scorer names the rates it did not measure
   (``unmeasured``; they read 0 of 0 in its summary), and a warning says they are not
-  compared.
+  compared; so does a side whose scores were kept before remit measured a rate (the
+  agent's valid writes, under ``no_valid_write_rate``).
 - **missing**: scenarios on one side only, or whose trials were all excluded; they are
   left out of the pairing and listed.
 
@@ -71,8 +72,9 @@ from remit.actors.llm.provenance import LLM_CACHE_KEY
 from remit.errors import RemitError
 from remit.harness.aggregate import ModeSummary, ScoredTrial, aggregate
 from remit.harness.manifest import RunManifest, ScenarioSelection
-from remit.harness.rates import RATES, aggregable, measured_only, unmeasured
+from remit.harness.rates import RATES, aggregable, measured_only, unkept, unmeasured
 from remit.harness.runner import TrialRecord
+from remit.harness.scoring import TrialScore
 
 __all__ = [
     "CONFIDENCE",
@@ -195,8 +197,9 @@ class SideReport(BaseModel):
         pass1: mean over the paired scenarios of passes / trials.
         summary: the rates over the paired scenarios' counted trials.
         scorer_version: the scorer that scored the side's run.
-        unmeasured: the keys of the summary's rates that scorer did not measure
-            (:func:`remit.harness.rates.unmeasured`); they read 0 of 0 (no data).
+        unmeasured: the keys of the summary's rates that scorer, or the side's kept
+            scores, did not measure (:func:`remit.harness.rates.unmeasured`); they read
+            0 of 0 (no data).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -574,7 +577,8 @@ def _code_only_difference(ma: RunManifest, mb: RunManifest) -> str:
 
 
 def _unmeasured_warnings(a: Side, b: Side) -> list[str]:
-    """One sentence per scorer version that left rates unmeasured on a side."""
+    """One sentence per scorer version that left rates unmeasured on a side, and one per
+    side whose scores were kept before remit measured a rate its scorer measures."""
     labels = {r.key: r.label for r in RATES}
     sides: dict[str, list[str]] = {}
     for name, side in (("a", a), ("b", b)):
@@ -587,7 +591,17 @@ def _unmeasured_warnings(a: Side, b: Side) -> list[str]:
             warnings.append(f"{which} scored by scorer {version}, which did not measure "
                             f"{', '.join(labels[k] for k in missing)}: those rates are not "
                             "compared")
+    for name, side in (("a", a), ("b", b)):
+        lacking = unkept(side.manifest.scorer_version, _scores(side))
+        if lacking:
+            warnings.append(f"side {name}'s scores were kept before remit measured "
+                            f"{', '.join(labels[k] for k in lacking)}: not compared")
     return warnings
+
+
+def _scores(side: Side) -> list[TrialScore]:
+    """The scores of the side's mode, every trial."""
+    return [r.scored.score for r in side.trials if r.scored.mode == side.mode]
 
 
 def model_calls_source(manifest: RunManifest) -> str | None:
@@ -629,7 +643,7 @@ def _report(side: Side, label: str, counted: _Counted, paired: Sequence[str],
                       pass1=pass1,
                       summary=measured_only(aggregate(trials), side.manifest.scorer_version),
                       scorer_version=side.manifest.scorer_version,
-                      unmeasured=unmeasured(side.manifest.scorer_version))
+                      unmeasured=unmeasured(side.manifest.scorer_version, _scores(side)))
 
 
 def compare(a: Side, b: Side, *, force: bool = False, seed: int = 0,

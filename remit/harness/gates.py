@@ -19,13 +19,17 @@ the comparison's trade-off rows:
   ``wrong_variant_final`` and ``wrong_variant_shown`` for the first two: lower is
   better;
 - the per-trial means ``mean_clarification_rounds``, ``mean_review_minutes``,
-  ``mean_denials``, ``mean_steps`` and the agent-error count ``errors``: lower is better.
+  ``mean_denials``, ``mean_steps`` and the agent-error count ``errors``: lower is better;
+- for an agent that reports its usage (an LLM agent), the reply issues ``reply_issue_rate``
+  (a share of trials) and ``mean_reply_issues`` (per trial): lower is better; a mode
+  whose agent reported no usage does not measure them, and fails their gates.
 
 A gate compares the metric's value (a rate's point estimate, not its interval) over the
 mode's counted trials; a per-item rate with no item reads 0. A mode with no counted
 trial, or a pass^K the mode cannot give (a scenario with fewer than K counted trials),
-fails its gates. Rates and pass^k take limits between 0 and 1. A gate in the direction
-opposite to its metric's (``pass^1<=0.8``) is refused as a likely mistake.
+fails its gates, as does a rate no counted trial measured. Rates and pass^k take limits
+between 0 and 1. A gate in the direction opposite to its metric's (``pass^1<=0.8``) is
+refused as a likely mistake.
 
 Example:
     >>> gates = parse_gates("pass^1=0.8,dual_control:wrong_variant_final<=0.02",
@@ -74,17 +78,26 @@ class Metric:
         higher_is_better: whether larger values are better (pass^k, the pass rate).
         fraction: whether it lies between 0 and 1 (rates and pass^k).
         read: its value in a mode's summary; ``None`` when the summary cannot give it.
+        unmeasured: why ``read`` gives ``None``, for a failing gate's line.
     """
 
     key: str
     higher_is_better: bool
     fraction: bool
     read: Callable[[ModeSummary], float | None]
+    unmeasured: str = ""
 
 
 def _rate_reader(key: str) -> Callable[[ModeSummary], float | None]:
+    """A rate's value; ``None`` for a headline rate no counted trial measured (a per-item
+    rate with no item reads 0)."""
     rate = next(r for r in RATES if r.key == key)
-    return lambda summary: rate.of(summary).value
+
+    def read(summary: ModeSummary) -> float | None:
+        interval = rate.of(summary)
+        return None if not interval.total and not rate.per_item else interval.value
+
+    return read
 
 
 def _means() -> dict[str, Metric]:
@@ -98,10 +111,26 @@ def _means() -> dict[str, Metric]:
     return {key: Metric(key, False, False, read) for key, read in readers.items()}
 
 
+_NO_USAGE = "the agent reported no usage, so no model reply was counted"
+
+
+def _reply_issues() -> dict[str, Metric]:
+    return {
+        "reply_issue_rate": Metric(
+            "reply_issue_rate", False, True,
+            lambda s: s.reply_issue_rate.value if s.reply_issue_rate.total else None,
+            _NO_USAGE),
+        "mean_reply_issues": Metric("mean_reply_issues", False, False,
+                                    lambda s: s.mean_reply_issues, _NO_USAGE),
+    }
+
+
 _METRICS: dict[str, Metric] = {
     "pass_rate": Metric("pass_rate", True, True, lambda s: s.pass_rate.value),
-    **{r.key: Metric(r.key, False, True, _rate_reader(r.key)) for r in RATES},
+    **{r.key: Metric(r.key, False, True, _rate_reader(r.key),
+                     "no counted trial's score measured it") for r in RATES},
     **_means(),
+    **_reply_issues(),
 }
 _ALIASES = {"wrong_variant_final": "wrong_variant_rate",
             "wrong_variant_shown": "wrong_variant_shown_rate"}
@@ -124,7 +153,8 @@ def gate_metric(name: str) -> Metric:
         k = int(found.group(1))
         if k < 1:
             raise GateError(f"metric {name!r}: pass^k needs k of 1 or more; write pass^1")
-        return Metric(f"pass^{k}", True, True, lambda s: s.pass_hat_k.get(k))
+        return Metric(f"pass^{k}", True, True, lambda s: s.pass_hat_k.get(k),
+                      f"a scenario has fewer than {k} counted trials")
     metric = _METRICS.get(_ALIASES.get(name, name))
     if metric is None:
         raise GateError(f"unknown metric {name!r}; gate one of {', '.join(metric_names())}")
@@ -280,7 +310,7 @@ def check_gates(gates: Sequence[Gate], summaries: Mapping[str, ModeSummary],
             if summary is None:
                 unmeasured = "no counted trial in this mode"
             elif value is None:
-                unmeasured = f"a scenario has fewer than {gate.metric[5:]} counted trials"
+                unmeasured = metric.unmeasured
             passed = value is not None and (value >= gate.limit if gate.op == ">="
                                             else value <= gate.limit)
             results.append(GateResult(gate=gate, mode=mode, value=value, passed=passed,

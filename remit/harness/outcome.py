@@ -65,6 +65,11 @@ class BrokenTrial(BaseModel):
 class ExpectationError(RemitError, AssertionError):
     """An expectation on a scenario's outcome that does not hold.
 
+    Its message names the expectation, the scenario, mode and agent, how many trials broke
+    it, and for the first of them what broke first, followed by what the score says about
+    the agent beside it: that it made no valid write, and its reply issues by kind
+    (:meth:`~remit.harness.TrialScore.notes`).
+
     Attributes:
         expectation: the expectation, e.g. ``pass^1 >= 0.9`` or ``no wrong variant``.
         outcome: the outcome it was checked on.
@@ -76,8 +81,11 @@ class ExpectationError(RemitError, AssertionError):
         self.expectation = expectation
         self.outcome = outcome
         self.broken = tuple(broken)
-        first = self.broken[0].broke[0] if self.broken and self.broken[0].broke else ""
-        detail = f"; trial {self.broken[0].record.scored.trial}: {first}" if first else ""
+        detail = ""
+        if self.broken:
+            record = self.broken[0].record
+            said = [*self.broken[0].broke[:1], *record.scored.score.notes()]
+            detail = f"; trial {record.scored.trial}: {'; '.join(said)}" if said else ""
         super().__init__(
             f"expected {expectation} for scenario {outcome.scenario.id!r} in mode "
             f"{outcome.mode.name!r} with agent {outcome.agent!r}: {summary}{detail}"

@@ -8,7 +8,7 @@ from :data:`RATES`, so every format names, orders and divides them alike.
 
 - **Headline rates**, per trial (a trial counts once however many it had):
   wrong variant *final* and *shown*, unsupported claims (stated), abandoned hand-offs,
-  missing hand-offs.
+  missing hand-offs, no valid write (the agent made no write that took effect).
 - **Per-item rates** (``per_item``), pooled over the items of every trial: unsupported
   per stated claim and per claim of each kind (attribute, fit, authority), unsupported
   per quote-line citation, abandoned per hand-off the agent opened.
@@ -18,7 +18,10 @@ Scores kept by an older scorer lack what it did not measure (:data:`SCORER_VERSI
 missing hand-offs): :func:`unmeasured` names those rates for a run's scorer version, so
 a report can say "not measured" instead of showing a default 0 (:func:`measured_only`
 empties them in a summary), and :func:`aggregable` makes such a trial one
-:func:`~remit.harness.aggregate` can pool.
+:func:`~remit.harness.aggregate` can pool. A figure added without changing what any
+score means (the agent's writes that took effect) is ``None`` in a score kept before it
+was counted: such a trial adds nothing to the rate that reads it, and given a run's
+scores, :func:`unmeasured` also names the rates no score of the run measured.
 
 Example:
     >>> [r.label for r in RATES if r.per == "trial"][:2]
@@ -38,7 +41,8 @@ from remit.harness.manifest import SCORER_VERSION
 from remit.harness.scoring import TrialScore
 from remit.harness.stats import Interval, wilson
 
-__all__ = ["RATES", "Rate", "aggregable", "measured_only", "scorer_note", "unmeasured"]
+__all__ = ["RATES", "Rate", "aggregable", "measured_only", "scorer_note", "unkept",
+           "unmeasured"]
 
 
 @dataclass(frozen=True)
@@ -49,8 +53,9 @@ class Rate:
         key: the field of ``ModeSummary`` (and of the report's ``ModeReport``).
         label: how tables name it (``wrong variant (final)``).
         per: its denominator, for people (``trial``, ``stated claim``, ``citation``...).
-        part: the :class:`~remit.harness.TrialScore` field counted (a per-trial rate
-            counts the trials where it is true or above 0).
+        part: the :class:`~remit.harness.TrialScore` field (or property) counted (a
+            per-trial rate counts the trials where it is true or above 0); a trial whose
+            score holds ``None`` there did not measure it and adds nothing (0 of 0).
         whole: the ``TrialScore`` field it is divided by, for a per-item rate; ``None``
             for a per-trial rate (each trial counts 1).
         since: the first scorer version that measured it.
@@ -68,9 +73,16 @@ class Rate:
         """Whether the denominator is items (claims, citations, hand-offs), not trials."""
         return self.whole is not None
 
+    def measured(self, score: TrialScore) -> bool:
+        """Whether ``score`` measured this rate's figure (it is not ``None``)."""
+        return getattr(score, self.part) is not None
+
     def counts(self, score: TrialScore) -> tuple[int, int]:
-        """What one trial adds to the rate: ``(part, whole)``."""
+        """What one trial adds to the rate: ``(part, whole)``; ``(0, 0)`` when its score
+        did not measure the figure."""
         value = getattr(score, self.part)
+        if value is None:
+            return 0, 0
         if self.whole is None:
             return int(value > 0), 1
         return int(value), int(getattr(score, self.whole))
@@ -101,6 +113,8 @@ RATES: tuple[Rate, ...] = (
          "abandoned_handoffs"),
     Rate("missing_handoff_rate", "missing hand-off (trials)", "trial", "missing_handoffs",
          since=2),
+    Rate("no_valid_write_rate", "no valid write (trials)", "trial", "no_valid_write",
+         since=2),
     Rate("unsupported_per_claim", "unsupported per claim", "stated claim",
          "unsupported_claims", "claims"),
     Rate("unsupported_attribute_claims", "unsupported per attribute claim", "attribute claim",
@@ -114,21 +128,38 @@ RATES: tuple[Rate, ...] = (
     Rate("abandoned_per_handoff", "abandoned per hand-off opened", "hand-off the agent opened",
          "abandoned_handoffs", "handoffs", since=2),
 )
-"""Every rate of ``ModeSummary`` but the pass rate: the headline (per-trial) rates first,
+"""Every rate of ``ModeSummary`` but the pass rate and the reply-issue rate (a figure of
+the agent's usage, shown with its model calls): the headline (per-trial) rates first,
 then the per-item ones, in the order reports show them."""
 
 
-def unmeasured(scorer_version: str) -> tuple[str, ...]:
+def unmeasured(scorer_version: str, scores: Iterable[TrialScore] = ()) -> tuple[str, ...]:
     """The keys of the rates a run scored by ``scorer_version`` did not measure, in
     :data:`RATES` order, headline rates first (empty for the current scorer, and for a
-    version this remit does not know).
+    version this remit does not know); given the run's ``scores``, also the rates none of
+    them measured (a figure counted only since a later remit of the same scorer version,
+    such as the agent's writes behind ``no_valid_write_rate``).
 
     Example:
         >>> unmeasured("2")
         ()
     """
     version = int(scorer_version) if scorer_version.isdigit() else int(SCORER_VERSION)
-    return tuple(r.key for r in RATES if r.since > version)
+    kept = list(scores)
+    return tuple(r.key for r in RATES if r.since > version
+                 or (kept and not any(r.measured(s) for s in kept)))
+
+
+def unkept(scorer_version: str, scores: Iterable[TrialScore]) -> tuple[str, ...]:
+    """The keys of the rates ``scorer_version`` measures but none of ``scores`` kept
+    (:func:`unmeasured` with the scores, less the rates the scorer never measured).
+
+    Example:
+        >>> unkept("2", [old_score])  # doctest: +SKIP
+        ('no_valid_write_rate',)
+    """
+    by_version = set(unmeasured(scorer_version))
+    return tuple(k for k in unmeasured(scorer_version, scores) if k not in by_version)
 
 
 _SCORER_1 = ("its claims count quote-line citations with the stated claims, and its "
@@ -136,13 +167,20 @@ _SCORER_1 = ("its claims count quote-line citations with the stated claims, and 
 """What scorer 1 counted differently from scorer 2, besides what it did not measure."""
 
 
-def scorer_note(scorer_version: str) -> str | None:
+def scorer_note(scorer_version: str, scores: Iterable[TrialScore] = ()) -> str | None:
     """The sentence a report shows for a run scored by another scorer than this remit's
     (:data:`SCORER_VERSION`): every number follows that scorer's definitions, what it did
-    not measure, and what to compare it with; ``None`` for the current scorer."""
-    if scorer_version == SCORER_VERSION:
-        return None
+    not measure, and what to compare it with; for a run of the current scorer whose
+    ``scores`` lack a figure counted since (:func:`unkept`), what is shown as not
+    measured; ``None`` otherwise."""
     labels = {r.key: r.label for r in RATES}
+    if scorer_version == SCORER_VERSION:
+        lacking = unkept(scorer_version, scores)
+        if not lacking:
+            return None
+        return (f"this run's scores were kept before remit measured "
+                f"{', '.join(labels[k] for k in lacking)}, shown as not measured; a new run "
+                "of the same scenarios measures it")
     missing = unmeasured(scorer_version)
     parts = [f"this run was scored by scorer {scorer_version}, not this remit's scorer "
              f"{SCORER_VERSION}: every number follows scorer {scorer_version}'s definitions"]

@@ -24,11 +24,15 @@ read by :mod:`remit.claims`, with documented rules):
 - **clarification rounds** (the agent's ``ask`` messages), **review minutes** (from
   each hand-off's opening or re-opening to the owner's completion or decline),
   **denials** (the agent's denied writes) and **steps** (the agent's tool calls).
+- **agent writes**: the agent's writes that took effect (allowed by the gate and fired: a
+  transition or a new version of the lines). A trial with none is one whose agent never
+  produced a valid write (every write refused, malformed or never tried), as opposed to
+  one whose writes went through and were the wrong ones.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
@@ -49,8 +53,9 @@ from remit.world import (
     World,
 )
 
-__all__ = ["APPROVAL_NEEDED_STATES", "TrialScore", "abandoned_handoffs", "authority_of",
-           "missing_handoffs", "offered_version", "review_minutes", "score_trial"]
+__all__ = ["APPROVAL_NEEDED_STATES", "NO_VALID_WRITE", "TrialScore", "abandoned_handoffs",
+           "authority_of", "missing_handoffs", "offered_version", "reply_issues_text",
+           "review_minutes", "score_trial"]
 
 _S = QuoteState
 APPROVAL_NEEDED_STATES: frozenset[QuoteState] = frozenset({
@@ -59,6 +64,11 @@ APPROVAL_NEEDED_STATES: frozenset[QuoteState] = frozenset({
 })
 """Final states at or after approval on the happy path: only there must an approval be
 bound to the final version."""
+
+NO_VALID_WRITE = "the agent made no valid write"
+"""The clause that marks a trial whose agent made no write that took effect (every write
+refused, malformed or never tried), as opposed to one whose writes were wrong choices;
+failure lines, explanations and a scenario test's failure message say it."""
 
 
 class TrialScore(BaseModel):
@@ -93,6 +103,10 @@ class TrialScore(BaseModel):
         review_minutes: simulated minutes owners spent on hand-offs.
         denials: the agent's writes the authority map denied.
         steps: the agent's tool calls.
+        agent_writes: the agent's writes that took effect (allowed by the gate and fired
+            a transition or a new version of the lines); ``None`` in a score kept before
+            remit counted them (and for a trial lost to an infrastructure error), which
+            reports show as not measured.
         end_reason: how the trial ended (``not_ended`` if it has not).
         final_state: the quote's state at the end.
         usage: what the agent spent (model calls, tokens, cost), for agents that say.
@@ -128,9 +142,49 @@ class TrialScore(BaseModel):
     review_minutes: int
     denials: int
     steps: int
+    agent_writes: int | None = None
     end_reason: str
     final_state: str
     usage: AgentUsage | None = None
+
+    @property
+    def no_valid_write(self) -> bool | None:
+        """Whether the agent made no write that took effect; ``None`` when the score did
+        not count the agent's writes (see ``agent_writes``)."""
+        return None if self.agent_writes is None else self.agent_writes == 0
+
+    @property
+    def reply_issue_count(self) -> int | None:
+        """The model replies that could not be used as they were, every kind together;
+        ``None`` when the agent reports no usage (a scripted agent)."""
+        return None if self.usage is None else sum(self.usage.reply_issues.values())
+
+    def notes(self) -> tuple[str, ...]:
+        """What the score says about the agent beside its broken expectations, one clause
+        each: :data:`NO_VALID_WRITE` when no write of the agent took effect, and its
+        reply issues by kind (``reply issues: 3 unknown_tool, 1 truncated``) when it had
+        any.
+
+        Example:
+            >>> TrialScore(..., agent_writes=0).notes()  # doctest: +SKIP
+            ('the agent made no valid write',)
+        """
+        notes = [NO_VALID_WRITE] if self.no_valid_write else []
+        if self.usage is not None and self.reply_issue_count:
+            notes.append(f"reply issues: {reply_issues_text(self.usage.reply_issues)}")
+        return tuple(notes)
+
+
+def reply_issues_text(issues: Mapping[str, int]) -> str:
+    """Reply issues by kind in words, largest count first (ties by kind): ``3
+    unknown_tool, 1 truncated``, or ``none``.
+
+    Example:
+        >>> reply_issues_text({"truncated": 1, "unknown_tool": 3, "empty": 0})
+        '3 unknown_tool, 1 truncated'
+    """
+    counted = sorted((-n, kind) for kind, n in issues.items() if n)
+    return ", ".join(f"{-n} {kind}" for n, kind in counted) or "none"
 
 
 def _transitions(world: World) -> list[tuple[int, TransitionEntry]]:
@@ -360,6 +414,7 @@ def score_trial(scenario: Scenario, world: World) -> TrialScore:
         review_minutes=review_minutes(world),
         denials=_count(trail, DecisionEntry, role=Role.AGENT, allowed=False),
         steps=_count(trail, ToolCallEntry, actor=Role.AGENT),
+        agent_writes=_count(trail, TransitionEntry, role=Role.AGENT),
         end_reason="not_ended" if ended is None else ended.reason,
         final_state=world.quote.state,
     )

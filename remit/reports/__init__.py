@@ -27,6 +27,7 @@ from remit.reports.console import (
     manifest_table,
     mode_table,
     runs_table,
+    score_lines,
     trail_table,
 )
 from remit.reports.explain import (
@@ -113,6 +114,7 @@ __all__ = [
     "report_schema",
     "report_schema_json",
     "runs_table",
+    "score_lines",
     "trail_table",
     "worse_rows",
     "write_comparison_report",

@@ -131,17 +131,6 @@ def _scored(record: TrialRecord) -> ScoredTrial:
     return scored
 
 
-def _reply_issues(counted: Sequence[ScoredTrial]) -> dict[str, int]:
-    """Unusable model replies by kind, summed over ``counted``, kinds sorted."""
-    totals: dict[str, int] = {}
-    for scored in counted:
-        usage = scored.score.usage
-        for kind, n in (usage.reply_issues.items() if usage is not None else ()):
-            if n:
-                totals[kind] = totals.get(kind, 0) + n
-    return dict(sorted(totals.items()))
-
-
 def _mode_report(name: str, fingerprint: str, records: Sequence[TrialRecord],
                  counted: Sequence[ScoredTrial], scorer_version: str) -> ModeReport:
     infra = sum(r.infra_error is not None for r in records)
@@ -156,8 +145,9 @@ def _mode_report(name: str, fingerprint: str, records: Sequence[TrialRecord],
             unsupported_fit_claims=empty, unsupported_authority_claims=empty,
             unsupported_cited=empty, abandoned_handoff_rate=empty,
             abandoned_per_handoff=empty, missing_handoff_rate=empty,
-            mean_clarification_rounds=0.0, mean_review_minutes=0.0, mean_denials=0.0,
-            mean_steps=0.0, errors=0, infra_errors=infra, excluded=excluded)
+            no_valid_write_rate=empty, mean_clarification_rounds=0.0,
+            mean_review_minutes=0.0, mean_denials=0.0, mean_steps=0.0, errors=0,
+            infra_errors=infra, excluded=excluded)
     s = measured_only(aggregate(counted), scorer_version)
     return ModeReport(
         mode=name, fingerprint=fingerprint, scenarios=s.scenarios, trials=s.trials,
@@ -174,12 +164,14 @@ def _mode_report(name: str, fingerprint: str, records: Sequence[TrialRecord],
         abandoned_handoff_rate=s.abandoned_handoff_rate,
         abandoned_per_handoff=s.abandoned_per_handoff,
         missing_handoff_rate=s.missing_handoff_rate,
+        no_valid_write_rate=s.no_valid_write_rate,
         mean_clarification_rounds=s.mean_clarification_rounds,
         mean_review_minutes=s.mean_review_minutes, mean_denials=s.mean_denials,
         mean_steps=s.mean_steps, errors=s.errors, infra_errors=infra, excluded=excluded,
         model_calls=s.model_calls, prompt_tokens=s.prompt_tokens,
         completion_tokens=s.completion_tokens, cost=s.cost,
-        reply_issues=_reply_issues(counted))
+        reply_issues=s.reply_issues, reply_issue_rate=s.reply_issue_rate,
+        mean_reply_issues=s.mean_reply_issues)
 
 
 # -- comparisons ---------------------------------------------------------------------------
@@ -189,13 +181,27 @@ _TRADEOFF_RESAMPLES = 2_000
 """Resamples per trade-off metric (up to sixteen of them per pair of modes; pass^1 keeps
 the comparison's own)."""
 
-_MEANS: dict[str, Callable[[TrialScore], Fraction]] = {
+
+def _issues(score: TrialScore) -> Fraction | None:
+    count = score.reply_issue_count
+    return None if count is None else Fraction(count)
+
+
+def _any_issue(score: TrialScore) -> Fraction | None:
+    count = score.reply_issue_count
+    return None if count is None else Fraction(int(count > 0))
+
+
+_MEANS: dict[str, Callable[[TrialScore], Fraction | None]] = {
     "mean_clarification_rounds": lambda s: Fraction(s.clarification_rounds),
     "mean_review_minutes": lambda s: Fraction(s.review_minutes),
     "mean_denials": lambda s: Fraction(s.denials),
     "mean_steps": lambda s: Fraction(s.steps),
+    "reply_issue_rate": _any_issue,
+    "mean_reply_issues": _issues,
 }
-"""Trade-off metrics that are means of a per-trial value, and that value."""
+"""Trade-off metrics that are means of a per-trial value, and that value (``None`` for a
+trial that has none: the reply issues of an agent that reports no usage)."""
 
 _RATES = {r.key: r for r in RATES}
 
@@ -203,8 +209,9 @@ TESTED_METRICS: tuple[str, ...] = (
     "pass_hat_1", *(r.key for r in RATES if not r.per_item), *_MEANS,
     *(r.key for r in RATES if r.per_item))
 """The trade-off metrics whose rows carry a paired test, so that one side can be found
-better or worse on them: pass^1, the headline rates, the per-trial means and the
-per-item rates (not pass^k for k > 1 nor the agent-error count)."""
+better or worse on them: pass^1, the headline rates, the per-trial means (the reply
+issues' share of trials and mean among them) and the per-item rates (not pass^k for
+k > 1 nor the agent-error count)."""
 
 _Pairs = Sequence[tuple[Sequence[TrialScore], Sequence[TrialScore]]]
 
@@ -239,8 +246,19 @@ def _paired_differences(metric: str, pairs: _Pairs) -> list[Fraction] | None:
     value = _MEANS.get(metric)
     if value is None:
         return None
-    return [sum(map(value, b), Fraction(0)) / len(b) - sum(map(value, a), Fraction(0)) / len(a)
-            for a, b in pairs]
+    differences = []
+    for a, b in pairs:
+        on_a, on_b = _mean_of(a, value), _mean_of(b, value)
+        if on_a is not None and on_b is not None:
+            differences.append(on_b - on_a)
+    return differences
+
+
+def _mean_of(scores: Sequence[TrialScore],
+             value: Callable[[TrialScore], Fraction | None]) -> Fraction | None:
+    """The mean of ``value`` over the scores that have one; ``None`` when none has."""
+    values = [v for v in map(value, scores) if v is not None]
+    return sum(values, Fraction(0)) / len(values) if values else None
 
 
 def _pairs(c: Comparison, a_records: Sequence[TrialRecord], b_records: Sequence[TrialRecord],
@@ -268,11 +286,13 @@ def tradeoff_rows(c: Comparison, a_records: Sequence[TrialRecord],
     the scenarios both sides ran (see :class:`~remit.reports.model.TradeoffRow`).
 
     Rows, in order: pass^1 (and pass^k at the largest k both sides have), the headline
-    rates of :data:`remit.harness.RATES`, the per-trial means, agent errors, then the
-    per-item rates (``per_item``). A rate either side's scorer did not measure has no row,
-    nor has a per-item rate either side had no item of (no claim of that kind, no
-    citation, no hand-off opened): there is nothing to compare. A row's ``better`` names
-    the side its test favours by that side's label (``c.a.label``, ``c.b.label``).
+    rates of :data:`remit.harness.RATES`, the per-trial means, agent errors, the reply
+    issues (share of trials with one, and per trial) when both sides' agents reported
+    their usage, then the per-item rates (``per_item``). A rate either side's scorer (or
+    kept scores) did not measure has no row, nor has a per-item rate either side had no
+    item of (no claim of that kind, no citation, no hand-off opened): there is nothing to
+    compare. A row's ``better`` names the side its test favours by that side's label
+    (``c.a.label``, ``c.b.label``).
 
     Args:
         c: the comparison (:func:`remit.harness.compare`).
@@ -302,6 +322,13 @@ def tradeoff_rows(c: Comparison, a_records: Sequence[TrialRecord],
         ("mean_steps", "steps", False, a.mean_steps, b.mean_steps),
         ("errors", "agent errors", False, float(a.errors), float(b.errors)),
     ]
+    if a.mean_reply_issues is not None and b.mean_reply_issues is not None:
+        metrics += [
+            ("reply_issue_rate", "reply issue (trials)", False,
+             a.reply_issue_rate.value, b.reply_issue_rate.value),
+            ("mean_reply_issues", "reply issues per trial", False,
+             a.mean_reply_issues, b.mean_reply_issues),
+        ]
     metrics += [(r.key, r.label, False, r.of(a).value, r.of(b).value)
                 for r in measured if r.per_item and r.of(a).total and r.of(b).total]
     rows = []
@@ -567,7 +594,8 @@ def build_report(manifest: RunManifest, records: Sequence[TrialRecord],
         seed, resamples: the comparisons' bootstrap.
     """
     records = tuple(records)
-    older = scorer_note(manifest.scorer_version)
+    scores = [r.scored.score for r in records]
+    older = scorer_note(manifest.scorer_version, scores)
     notes: list[str] = [] if older is None else [older]
     names = list(dict.fromkeys([*(m.name for m in manifest.modes),
                                 *(r.scored.mode for r in records)]))
@@ -617,7 +645,7 @@ def build_report(manifest: RunManifest, records: Sequence[TrialRecord],
         trail_policy=trails,
         trails_kept=sum(keep),
         notes=tuple(notes),
-        unmeasured_rates=unmeasured(manifest.scorer_version),
+        unmeasured_rates=unmeasured(manifest.scorer_version, scores),
         modes=mode_reports,
         comparisons=comparisons,
         breakdown=_breakdown(scenarios, names, by_scenario, suite is not None),

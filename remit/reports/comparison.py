@@ -94,7 +94,7 @@ def worse_rows(tradeoff: Sequence[TradeoffRow], metrics: Sequence[str]) -> list[
     """The rows of ``metrics`` on which side b is significantly worse than side a
     (:attr:`~remit.reports.model.TradeoffRow.favours` is ``a``), in table order. A metric
     without a row (a rate one side's scorer did not measure, a per-item rate without
-    items) cannot be worse."""
+    items, reply issues a side's agent did not report) cannot be worse."""
     wanted = set(metrics)
     return [row for row in tradeoff if row.metric in wanted and row.favours == "a"]
 

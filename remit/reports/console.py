@@ -9,7 +9,15 @@ from rich.console import JustifyMethod
 from rich.markup import escape
 from rich.table import Table
 
-from remit.harness import RATES, Comparison, ModeSummary, RunManifest, TrialRecord
+from remit.harness import (
+    NO_VALID_WRITE,
+    RATES,
+    Comparison,
+    ModeSummary,
+    RunManifest,
+    TrialRecord,
+    TrialScore,
+)
 from remit.harness.compare import model_calls_source
 from remit.harness.selection import CLI_OPTIONS, PLUGIN_OPTIONS, describe
 from remit.harness.stats import Interval
@@ -38,6 +46,7 @@ __all__ = [
     "manifest_table",
     "mode_table",
     "runs_table",
+    "score_lines",
     "trail_table",
 ]
 
@@ -51,6 +60,7 @@ class FailureGroup(NamedTuple):
         trials: the failing trials' indices, ascending.
         of: how many trials of that scenario the mode ran.
         failures: the expectations that broke, as the scorer worded them.
+        no_valid_write: in these trials the agent made no write that took effect.
     """
 
     scenario_id: str
@@ -58,34 +68,52 @@ class FailureGroup(NamedTuple):
     trials: tuple[int, ...]
     of: int
     failures: tuple[str, ...]
+    no_valid_write: bool = False
 
     def describe(self) -> str:
         """One line: ``scenario (mode, trials 0, 2 of 4): failure; failure``, or
-        ``(mode, all 4 trials)`` when every trial failed alike."""
+        ``(mode, all 4 trials)`` when every trial failed alike; the failures follow
+        :data:`NO_VALID_WRITE` when the agent made no write that took effect."""
         if len(self.trials) == self.of > 1:
             which = f"all {self.of} trials"
         else:
             noun = "trial" if len(self.trials) == 1 else "trials"
             which = f"{noun} {', '.join(str(t) for t in self.trials)} of {self.of}"
-        return f"{self.scenario_id} ({self.mode}, {which}): {'; '.join(self.failures)}"
+        said = [NO_VALID_WRITE] if self.no_valid_write else []
+        return f"{self.scenario_id} ({self.mode}, {which}): {'; '.join([*said, *self.failures])}"
 
 
 def failure_groups(trials: Sequence[TrialRecord]) -> list[FailureGroup]:
-    """Failing trials grouped by scenario, mode and the expectations they broke, in
-    the order the groups first appear: k identical failures read as one line, not k.
-    A trial that ended in an infrastructure error shows as one with an ``infra_error``
-    failure, whatever the run's error treatment."""
+    """Failing trials grouped by scenario, mode, the expectations they broke and whether
+    the agent made no valid write, in the order the groups first appear: k identical
+    failures read as one line, not k. A trial that ended in an infrastructure error shows
+    as one with an ``infra_error`` failure, whatever the run's error treatment."""
     ran: dict[tuple[str, str], int] = {}
-    grouped: dict[tuple[str, str, tuple[str, ...]], list[int]] = {}
+    grouped: dict[tuple[str, str, tuple[str, ...], bool], list[int]] = {}
     for record in trials:
         scored = record.scored
         ran[scored.scenario_id, scored.mode] = ran.get((scored.scenario_id, scored.mode), 0) + 1
         if scored.score.passed:
             continue
-        key = (scored.scenario_id, scored.mode, tuple(scored.score.failures))
+        key = (scored.scenario_id, scored.mode, tuple(scored.score.failures),
+               scored.score.no_valid_write is True)
         grouped.setdefault(key, []).append(scored.trial)
-    return [FailureGroup(scenario, mode, tuple(sorted(indices)), ran[scenario, mode], failures)
-            for (scenario, mode, failures), indices in grouped.items()]
+    return [FailureGroup(scenario, mode, tuple(sorted(indices)), ran[scenario, mode], failures,
+                         no_write)
+            for (scenario, mode, failures, no_write), indices in grouped.items()]
+
+
+def score_lines(score: TrialScore) -> list[str]:
+    """What a trial's score says beyond its trail, one line each: every sentence the
+    scorer counted against it (``scored: ...``), that the agent made no valid write and
+    its reply issues by kind, when so (:meth:`~remit.harness.TrialScore.notes`), then
+    each broken expectation (``expectation broke: ...``)."""
+    lines = [f"scored: {sentence}" for sentence in (
+        *score.wrong_variants, *score.unsupported, *score.unsupported_cited, *score.abandoned,
+        *score.missing)]
+    lines += score.notes()
+    lines += [f"expectation broke: {failure}" for failure in score.failures]
+    return lines
 
 
 def _rate(interval: Interval) -> str:
@@ -116,7 +144,10 @@ def mode_table(summaries: Mapping[str, ModeSummary], title: str = "Per-mode resu
     """One column per control mode, one row per metric: pass^k for every k, the headline
     rates (shares of trials) with Wilson 95% intervals, the conversation's costs (means
     per trial), then, below a rule, the per-item rates compactly (``value (part/whole)``:
-    per stated claim, per claim of each kind, per citation, per hand-off opened).
+    per stated claim, per claim of each kind, per citation, per hand-off opened); when an
+    agent reports its usage (an LLM agent), below another rule: model calls, tokens,
+    cost, reply issues per trial, the share of trials with a reply issue (with its
+    interval), and each kind of reply issue summed.
 
     Args:
         summaries: the modes' summaries, in column order.
@@ -145,10 +176,15 @@ def mode_table(summaries: Mapping[str, ModeSummary], title: str = "Per-mode resu
         if rate.per_item:
             table.add_row(rate.label, *(_NOT_MEASURED if rate.key in unmeasured
                                         else _per_item(rate.of(s)) for s in summaries.values()))
-    if any(s.model_calls for s in summaries.values()):
+    if any(s.model_calls or s.reply_issue_rate.total for s in summaries.values()):
         table.add_section()
         for label, cell in _USAGE_ROWS:
             table.add_row(label, *(cell(s) for s in summaries.values()))
+        kinds = sorted({kind for s in summaries.values() for kind in s.reply_issues})
+        for kind in kinds:
+            table.add_row(f"reply issues: {kind}",
+                          *(str(s.reply_issues.get(kind, 0)) if s.reply_issue_rate.total
+                            else "-" for s in summaries.values()))
     return table
 
 
@@ -156,7 +192,13 @@ _USAGE_ROWS: tuple[tuple[str, Callable[[ModeSummary], str]], ...] = (
     ("model calls", lambda s: f"{s.model_calls:,}"),
     ("tokens in / out", lambda s: f"{s.prompt_tokens:,} / {s.completion_tokens:,}"),
     ("cost", lambda s: "-" if s.cost is None else str(s.cost)),
+    ("reply issues per trial", lambda s: "-" if s.mean_reply_issues is None
+     else f"{s.mean_reply_issues:.2f}"),
+    ("reply issue (trials)", lambda s: _rate(s.reply_issue_rate) if s.reply_issue_rate.total
+     else "-"),
 )
+"""The usage rows, shown when an agent reports its usage (``-`` in a mode whose agent
+reported none)."""
 
 
 def runs_table(listings: Sequence[RunListing]) -> Table:
@@ -336,6 +378,11 @@ def comparison_table(comparison: Comparison,
                       f"{b.summary.mean_review_minutes:.0f}")
         table.add_row("denials", f"{a.summary.mean_denials:.1f}",
                       f"{b.summary.mean_denials:.1f}")
+        if a.summary.mean_reply_issues is not None and b.summary.mean_reply_issues is not None:
+            table.add_row("reply issue (trials)", _rate(a.summary.reply_issue_rate),
+                          _rate(b.summary.reply_issue_rate))
+            table.add_row("reply issues per trial", f"{a.summary.mean_reply_issues:.2f}",
+                          f"{b.summary.mean_reply_issues:.2f}")
         table.add_section()
         for rate in RATES:
             if rate.per_item and rate.key not in skipped:

@@ -29,7 +29,10 @@ plus the owners' decisions on hand-offs::
   in the form the mode gives the agent (the owner's action when the mode lets the agent
   do it, ``request_action`` to the owner otherwise), or the owner's action the agent
   requested that was never done. A passing trial has no marker.
-- It ends with one ``expectation broke:`` line per broken expectation.
+- It ends with a line saying that the agent made no valid write, when no write of the
+  agent took effect, one with the trial's reply issues by kind, when its agent reports
+  some (:meth:`remit.harness.TrialScore.notes`), then one ``expectation broke:`` line per broken
+  expectation.
 
 The renderer takes plain result objects and returns text; it prints nothing.
 """
@@ -603,7 +606,8 @@ def explain(record: TrialRecord, scenario: Scenario, *, mode: ControlMode | None
     header = (f"{scenario.id} in {record.scored.mode}, trial {record.scored.trial} "
               f"(seed {record.seed}{who}): {'passed' if record.scored.score.passed else 'failed'}"
               f"; {where}")
-    footer = [f"expectation broke: {line}" for line in ended[:8]]
+    footer = [*record.scored.score.notes(),
+              *(f"expectation broke: {line}" for line in ended[:8])]
     if len(ended) > 8:
         footer.append(f"expectation broke: ... and {len(ended) - 8} more")
     room = max_lines - 1 - len(footer)

@@ -185,20 +185,27 @@ def _summary(modes: Sequence[ModeReport], unmeasured: Sequence[str]) -> str:
         ["infrastructure errors (excluded)", *(f"{m.infra_errors} ({m.excluded})"
                                                for m in modes)],
     ]
-    if any(m.model_calls for m in modes):
+    used = any(m.model_calls or m.reply_issue_rate.total for m in modes)
+    if used:
         rows += [
             ["model calls", *(f"{m.model_calls:,}" for m in modes)],
             ["tokens in / out", *(f"{m.prompt_tokens:,} / {m.completion_tokens:,}"
                                   for m in modes)],
             ["cost", *("&#8212;" if m.cost is None
                        else escape(f"{m.cost.amount:,.4f} {m.cost.currency}") for m in modes)],
+            ["reply issues per trial", *("&#8212;" if m.mean_reply_issues is None
+                                         else f"{m.mean_reply_issues:.2f}" for m in modes)],
+            ["reply issue (trials)", *(_with_counts(m.reply_issue_rate)
+                                       if m.reply_issue_rate.total else "&#8212;"
+                                       for m in modes)],
         ]
     kinds = sorted({kind for m in modes for kind in m.reply_issues})
     rows += [[f"reply issues: {escape(kind)}",
               *(str(m.reply_issues.get(kind, 0)) for m in modes)] for kind in kinds]
-    issues = (" Reply issues count, by kind, the model replies a well-behaved model would "
-              "not send (invalid JSON, an unknown tool, an empty reply...), summed over the "
-              "counted trials.") if kinds else ""
+    issues = (" Reply issues count the model replies a well-behaved model would not send "
+              "(a truncated or unparseable reply, an unknown tool, bad arguments...), over "
+              "the counted trials whose agent reported its usage: per trial, the share of "
+              "trials with one, and by kind, summed.") if used or kinds else ""
     items = [[escape(r.label), *(_NOT_MEASURED if r.key in unmeasured else _per_item(r.of(m))
                                  for m in modes)] for r in RATES if r.per_item]
     head = [escape(m.mode) for m in modes]
@@ -208,7 +215,8 @@ def _summary(modes: Sequence[ModeReport], unmeasured: Sequence[str]) -> str:
               "with several wrong SKUs, unsupported claims or hand-offs counts once. A wrong "
               "variant is final when the version offered last has it, shown when any "
               "version offered did; a hand-off is missing when the goal needed an owner "
-              "action the agent never requested. pass^k is the chance that k trials of a "
+              "action the agent never requested; no valid write counts the trials in which "
+              "no write of the agent took effect. pass^k is the chance that k trials of a "
               f"scenario all pass, averaged over scenarios.{issues}</p>"
               '<p class="sub">Per item</p>'
             + _table(["rate", *head], items, "items")

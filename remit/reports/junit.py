@@ -7,9 +7,10 @@ scenario's modes under one class in a ``remit.<suite>`` package. A case's ``time
 the wall-clock seconds of its trials, a suite's the sum of its cases'; trials stored
 before remit kept durations have none, and a case or suite with no known duration has
 no ``time``. A test case fails (``<failure>``) when any of its counted trials failed;
-the failure's text lists each failing trial's broken expectations and, when the report
-kept its approval trail, the explanation (the shortest explaining trail, first
-divergence marked ``>>``). A case whose every trial was excluded after an
+the failure's text lists each failing trial's broken expectations (after "the agent
+made no valid write" and its reply issues, when so) and, when the report kept its
+approval trail, the explanation (the shortest explaining trail, first divergence marked
+``>>``, which says the same). A case whose every trial was excluded after an
 infrastructure error is ``<skipped>``.
 
 Metrics travel as ``<properties>``: on each suite, the mode's pass^k for every k, its
@@ -20,8 +21,11 @@ trials, errors and the scorer version; on each case, its trials, passes and pass
 k = trials. When the agent reports its usage (an LLM agent), suites and cases also carry
 ``model_calls``, ``prompt_tokens``, ``completion_tokens``, ``cost`` with
 ``cost.currency`` (when every trial was priced) and ``reply_issues.<kind>`` for each
-kind of unusable model reply, summed over the counted trials. The ``<testsuites>``
-element carries the run's id.
+kind of unusable model reply, summed over the counted trials, with the reply issues as
+per-trial figures: ``mean_reply_issues`` (per trial, every kind together) and
+``reply_issue_rate`` (the share of trials with at least one; a suite gives its interval
+too, ``reply_issue_rate.low`` and ``.high``). The ``<testsuites>`` element carries the
+run's id.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from datetime import UTC
 
 from remit.actors import AgentUsage
 from remit.catalogue import Money
+from remit.harness.aggregate import reply_issues_by_kind
 from remit.harness.rates import RATES
 from remit.harness.stats import Interval
 from remit.reports.model import ModeReport, RunReport, ScenarioCell, TrialRow
@@ -75,9 +80,12 @@ def _mode_properties(mode: ModeReport, unmeasured: Sequence[str]) -> list[tuple[
               ("mean_steps", f"{mode.mean_steps:.4f}"),
               ("errors", mode.errors), ("infra_errors", mode.infra_errors),
               ("excluded", mode.excluded)]
-    if mode.model_calls or mode.reply_issues:
+    if mode.model_calls or mode.reply_issues or mode.reply_issue_rate.total:
         pairs += _spent(mode.model_calls, mode.prompt_tokens, mode.completion_tokens,
                         mode.cost, mode.reply_issues)
+        if mode.mean_reply_issues is not None:
+            pairs += [("mean_reply_issues", f"{mode.mean_reply_issues:.4f}"),
+                      *_interval("reply_issue_rate", mode.reply_issue_rate)]
     return pairs
 
 
@@ -98,12 +106,11 @@ def _usage_properties(trials: Sequence[TrialRow]) -> list[tuple[str, object]]:
         return []
     costs = [u.cost for u in used if u.cost is not None]
     cost = sum(costs[1:], costs[0]) if costs and len(costs) == len(used) else None
-    issues: dict[str, int] = {}
-    for usage in used:
-        for kind, n in usage.reply_issues.items():
-            issues[kind] = issues.get(kind, 0) + n
-    return _spent(sum(u.model_calls for u in used), sum(u.prompt_tokens for u in used),
-                  sum(u.completion_tokens for u in used), cost, issues)
+    counts = [sum(u.reply_issues.values()) for u in used]
+    return [*_spent(sum(u.model_calls for u in used), sum(u.prompt_tokens for u in used),
+                    sum(u.completion_tokens for u in used), cost, reply_issues_by_kind(used)),
+            ("mean_reply_issues", f"{sum(counts) / len(counts):.4f}"),
+            ("reply_issue_rate", f"{sum(n > 0 for n in counts) / len(counts):.4f}")]
 
 
 def _failure_text(failing: Sequence[TrialRow]) -> str:
@@ -115,7 +122,7 @@ def _failure_text(failing: Sequence[TrialRow]) -> str:
         if index < MAX_EXPLAINED and row.trail is not None and row.trail.explanation:
             lines.append(row.trail.explanation)  # it ends with the broken expectations
         else:
-            lines += [f"  {sentence}" for sentence in row.score.failures]
+            lines += [f"  {sentence}" for sentence in (*row.score.notes(), *row.score.failures)]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 

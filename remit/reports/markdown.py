@@ -2,18 +2,19 @@
 
 :func:`render_markdown` writes, in order: the notes, the manifest, the per-mode table
 (pass^k for every k, the headline rates with Wilson 95% intervals, the means, errors;
-for an agent that reports its usage, model calls, tokens, cost and reply issues by
-kind) with the per-item rates in a compact table under it, each mode comparison (pass^1
-delta with its paired bootstrap interval and McNemar p, the flips, the trade-off table
-and its per-item rates), the breakdown by subtask group and by required hand-offs, the
-failure causes, the per-scenario table, and the approval trails of failing trials (what
-broke, the trial's wrong variants, unsupported claims, unsupported citations, abandoned
-and missing hand-offs, numbered steps, each with its effect; ``>>`` marks the first
-divergence from the reference plan; a trial's model usage and reply issues when its
-agent reports them; the transcript follows). A rate the run's scorer did not measure
-reads ``n/a``. Long sections are capped (:data:`MAX_SCENARIO_ROWS`,
-:data:`MAX_TRAILS`...) with a note saying how much was left out; the JSON report holds
-everything.
+for an agent that reports its usage, model calls, tokens, cost, reply issues per trial,
+the share of trials with one, and reply issues by kind) with the per-item rates in a
+compact table under it, each mode comparison (pass^1 delta with its paired bootstrap
+interval and McNemar p, the flips, the trade-off table and its per-item rates), the
+breakdown by subtask group and by required hand-offs, the failure causes, the
+per-scenario table, and the approval trails of failing trials (what broke, the trial's
+wrong variants, unsupported claims, unsupported citations, abandoned and missing
+hand-offs, numbered steps, each with its effect; ``>>`` marks the first divergence from
+the reference plan; that the agent made no valid write, when it made none; a trial's
+model usage and reply issues when its agent reports them; the transcript follows). A
+rate the run's scorer did not measure reads ``n/a``. Long sections are capped
+(:data:`MAX_SCENARIO_ROWS`, :data:`MAX_TRAILS`...) with a note saying how much was left
+out; the JSON report holds everything.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from datetime import UTC
 
 from remit.actors import AgentUsage
 from remit.catalogue import Money
+from remit.harness import NO_VALID_WRITE, reply_issues_text
 from remit.harness.rates import RATES
 from remit.harness.stats import Interval
 from remit.reports.comparison import side_rows
@@ -100,10 +102,9 @@ def _money(money: Money) -> str:
 def _usage(usage: AgentUsage) -> list[str]:
     """A trial's spending and its unusable model replies, as list items."""
     cost = "unpriced" if usage.cost is None else _money(usage.cost)
-    issues = ", ".join(f"{n} {kind}" for kind, n in sorted(usage.reply_issues.items()) if n)
     return [f"- model: {_count(usage.model_calls, 'call')}, tokens in / out "
             f"{usage.prompt_tokens:,} / {usage.completion_tokens:,}, cost {cost}",
-            f"- reply issues: {issues or 'none'}"]
+            f"- reply issues: {reply_issues_text(usage.reply_issues)}"]
 
 
 # -- sections ------------------------------------------------------------------------------
@@ -150,20 +151,26 @@ def _modes(report: RunReport) -> list[str]:
         ["agent errors", *(str(m.errors) for m in modes)],
         ["infra errors (excluded)", *(f"{m.infra_errors} ({m.excluded})" for m in modes)],
     ]
-    if any(m.model_calls for m in modes):
+    used = any(m.model_calls or m.reply_issue_rate.total for m in modes)
+    if used:
         rows += [
             ["model calls", *(f"{m.model_calls:,}" for m in modes)],
             ["tokens in / out", *(f"{m.prompt_tokens:,} / {m.completion_tokens:,}"
                                   for m in modes)],
             ["cost", *("-" if m.cost is None else _money(m.cost) for m in modes)],
+            ["reply issues per trial", *("-" if m.mean_reply_issues is None
+                                         else f"{m.mean_reply_issues:.2f}" for m in modes)],
+            ["reply issue (trials)", *(_rate(m.reply_issue_rate) if m.reply_issue_rate.total
+                                       else "-" for m in modes)],
         ]
     kinds = sorted({kind for m in modes for kind in m.reply_issues})
     rows += [[f"reply issues: {kind}", *(str(m.reply_issues.get(kind, 0)) for m in modes)]
              for kind in kinds]
     shown = "" if ks == every else (f" pass^k is shown at k = {', '.join(map(str, ks))} of "
                                     f"1..{every[-1]}; the JSON report holds every k.")
-    issues = (" Reply issues count, by kind, the model replies a well-behaved model would "
-              "not send, summed over the counted trials.") if kinds else ""
+    issues = (" Reply issues count the model replies a well-behaved model would not send, "
+              "over the counted trials whose agent reported its usage: per trial, the share "
+              "of trials with one, and by kind, summed.") if used or kinds else ""
     unmeasured = f" {_NOT_MEASURED}: not measured by this run's scorer." if skip else ""
     items = [[r.label, *(_NOT_MEASURED if r.key in skip else _per_item(r.of(m))
                          for m in modes)] for r in RATES if r.per_item]
@@ -180,7 +187,8 @@ def _modes(report: RunReport) -> list[str]:
 _READING = ("a trial with several wrong SKUs, unsupported claims or hand-offs counts once; "
             "a wrong variant is final when the version offered last has it and shown when "
             "any version offered did; a hand-off is missing when the goal needed an owner "
-            "action the agent never requested.")
+            "action the agent never requested; no valid write counts the trials in which "
+            "no write of the agent took effect.")
 """How the headline rates read, under the per-mode table."""
 
 
@@ -394,6 +402,8 @@ def _trail(number: int, row: TrialRow, trail: ApprovalTrail) -> list[str]:
     elif trail.divergence_note:
         lines.append(f"- {trail.divergence_note}")
     lines.append(f"- ended: {_clip(trail.ended, 200)}")
+    if score.no_valid_write:
+        lines.append(f"- {NO_VALID_WRITE}")
     if row.score.usage is not None:
         lines += _usage(row.score.usage)
     lines += ["", "Decisions:", "", "```", *_decision_lines(trail), "```"]

@@ -40,7 +40,7 @@ from remit.catalogue import Money
 from remit.harness.compare import Comparison
 from remit.harness.manifest import RunManifest
 from remit.harness.scoring import TrialScore
-from remit.harness.stats import Interval
+from remit.harness.stats import Interval, wilson
 from remit.world import ErrorCode
 
 __all__ = [
@@ -72,7 +72,7 @@ __all__ = [
     "TrialRow",
 ]
 
-REPORT_VERSION = "3.0"
+REPORT_VERSION = "3.1"
 """The version of the report's data (and of its JSON Schema): ``major.minor``."""
 
 SIGNIFICANCE = 0.05
@@ -86,6 +86,9 @@ Outcome = Literal["pass", "fail"]
 """A scenario's outcome on one side: ``pass`` when all its counted trials passed."""
 
 _ERROR_CODES = frozenset(get_args(ErrorCode))
+
+_NO_DATA = wilson(0, 0)
+"""The default of a rate added after 3.0: 0 of 0, no data."""
 
 
 class _Row(BaseModel):
@@ -132,6 +135,10 @@ class ModeReport(_Row):
         abandoned_per_handoff: abandoned hand-offs / hand-offs the agent opened.
         missing_handoff_rate: trials with a required owner action the agent never
             requested / trials.
+        no_valid_write_rate: trials in which the agent made no write that took effect /
+            trials whose score counted the agent's writes (added in 3.1; 0 of 0 when the
+            run's scores were kept before remit counted them, listed then in
+            ``RunReport.unmeasured_rates``).
         mean_clarification_rounds, mean_review_minutes, mean_denials, mean_steps:
             per-trial means.
         errors: trials that ended in an agent error.
@@ -143,6 +150,10 @@ class ModeReport(_Row):
         reply_issues: model replies that could not be used as they were, by kind
             (``invalid_json``, ``unknown_tool``, ``empty_reply``...), summed over counted
             trials; kinds sorted, none with a zero count (added in 1.1).
+        reply_issue_rate: trials with at least one reply issue / counted trials whose
+            agent reported its usage (0 of 0 for an agent that reports none; added in 3.1).
+        mean_reply_issues: reply issues per counted trial whose agent reported its usage,
+            every kind together; ``None`` when no trial did (added in 3.1).
     """
 
     mode: str
@@ -163,6 +174,7 @@ class ModeReport(_Row):
     abandoned_handoff_rate: Interval
     abandoned_per_handoff: Interval
     missing_handoff_rate: Interval
+    no_valid_write_rate: Interval = _NO_DATA
     mean_clarification_rounds: float
     mean_review_minutes: float
     mean_denials: float
@@ -175,6 +187,8 @@ class ModeReport(_Row):
     completion_tokens: int = 0
     cost: Money | None = None
     reply_issues: dict[str, int] = {}
+    reply_issue_rate: Interval = _NO_DATA
+    mean_reply_issues: float | None = None
 
 
 # -- comparisons ----------------------------------------------------------------------------

@@ -9,11 +9,12 @@ those with a section, index ranges for the others. Each trial shown gets one col
 
 A trial section opens on the trial's verdict and ends with its approval trail:
 
-- the score's facts (final state, end reason, steps, denials, wrong variant final and
-  shown, stated claims by kind and citations with how many are unsupported, hand-offs
-  opened and abandoned, missing hand-offs; for an agent that reports its usage, its
-  model calls, tokens, cost and unusable replies by kind; a fact the run's scorer did
-  not measure reads "not measured") and, as sentences, every broken expectation, wrong
+- the score's facts (final state, end reason, steps, denials, the agent's writes that
+  took effect (0 says the agent made no valid write), wrong variant final and shown,
+  stated claims by kind and citations with how many are unsupported, hand-offs opened
+  and abandoned, missing hand-offs; for an agent that reports its usage, its model
+  calls, tokens, cost and unusable replies by kind; a fact the run's scorer did not
+  measure reads "not measured") and, as sentences, every broken expectation, wrong
   variant (with the rules excluding it), unsupported stated claim, unsupported citation
   (apart), abandoned hand-off and missing hand-off;
 - the divergence from the reference plan (:func:`remit.reports.divergence`: where the
@@ -43,7 +44,7 @@ import re
 from collections.abc import Collection, Sequence
 from html import escape
 
-from remit.harness.scoring import TrialScore
+from remit.harness.scoring import NO_VALID_WRITE, TrialScore, reply_issues_text
 from remit.reports.model import ApprovalTrail, DecisionRow, RunReport, TranscriptLine, TrialRow
 from remit.reports.swimlane import swimlane_svg
 
@@ -127,6 +128,14 @@ def _score_facts(score: TrialScore, unmeasured: Collection[str]) -> list[tuple[s
     ]
 
 
+def _writes(writes: int | None) -> str:
+    """The agent's writes that took effect: a count, ``0`` with :data:`NO_VALID_WRITE`,
+    or "not measured" in a score kept before remit counted them."""
+    if writes is None:
+        return _NOT_MEASURED
+    return f"0 ({NO_VALID_WRITE})" if writes == 0 else str(writes)
+
+
 def _facts(row: TrialRow, unmeasured: Collection[str]) -> str:
     score = row.score
     pairs = [
@@ -136,6 +145,7 @@ def _facts(row: TrialRow, unmeasured: Collection[str]) -> str:
         ("ended", score.end_reason),
         ("agent steps", str(score.steps)),
         ("denials", str(score.denials)),
+        ("agent writes that took effect", _writes(score.agent_writes)),
         ("clarification rounds", str(score.clarification_rounds)),
         ("review minutes", str(score.review_minutes)),
         *_score_facts(score, unmeasured),
@@ -144,14 +154,13 @@ def _facts(row: TrialRow, unmeasured: Collection[str]) -> str:
         pairs.append(("infrastructure error", row.infra_error))
     usage = score.usage
     if usage is not None:
-        issues = ", ".join(f"{n} {kind}" for kind, n in sorted(usage.reply_issues.items())
-                           if n)
+        issues = reply_issues_text(usage.reply_issues)
         pairs += [
             ("model calls", f"{usage.model_calls:,}"),
             ("tokens in / out", f"{usage.prompt_tokens:,} / {usage.completion_tokens:,}"),
             ("cost", "unpriced" if usage.cost is None
              else f"{usage.cost.amount:,.4f} {usage.cost.currency}"),
-            ("reply issues", issues or "none"),
+            ("reply issues", issues),
         ]
     cells = "".join(f"<div><dt>{escape(k)}</dt><dd>{escape(v)}</dd></div>" for k, v in pairs)
     return f'<dl class="facts">{cells}</dl>'

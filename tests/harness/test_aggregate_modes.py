@@ -17,7 +17,7 @@ def _score(passed: bool = True, **fields: object) -> TrialScore:
         "wrong_variant": False, "wrong_skus": (), "claims": 0, "unsupported_claims": 0,
         "unsupported": (), "abandoned_handoffs": 0, "abandoned": (),
         "clarification_rounds": 0, "review_minutes": 0, "denials": 0, "steps": 10,
-        "end_reason": "terminal_state", "final_state": "accepted",
+        "agent_writes": 2, "end_reason": "terminal_state", "final_state": "accepted",
     }
     values.update(fields)
     return TrialScore.model_validate(values)

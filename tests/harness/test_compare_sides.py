@@ -52,7 +52,7 @@ def _score(passed: bool, **fields: object) -> TrialScore:
         "wrong_variant": False, "wrong_skus": (), "claims": 0, "unsupported_claims": 0,
         "unsupported": (), "abandoned_handoffs": 0, "abandoned": (),
         "clarification_rounds": 0, "review_minutes": 0, "denials": 0, "steps": 10,
-        "end_reason": "terminal_state", "final_state": "accepted",
+        "agent_writes": 2, "end_reason": "terminal_state", "final_state": "accepted",
     }
     values.update(fields)
     return TrialScore.model_validate(values)
@@ -199,9 +199,9 @@ def test_a_side_scored_by_scorer_1_aggregates_and_names_what_it_did_not_measure(
 
     assert _counts(result.a.summary.abandoned_handoff_rate) == (12, 12)
     assert result.a.unmeasured == ("wrong_variant_shown_rate", "missing_handoff_rate",
-                                   "unsupported_attribute_claims", "unsupported_fit_claims",
-                                   "unsupported_authority_claims", "unsupported_cited",
-                                   "abandoned_per_handoff")
+                                   "no_valid_write_rate", "unsupported_attribute_claims",
+                                   "unsupported_fit_claims", "unsupported_authority_claims",
+                                   "unsupported_cited", "abandoned_per_handoff")
     assert (result.a.scorer_version, result.b.unmeasured) == ("1", ())
     for key in result.a.unmeasured:  # no data, rather than scorer 1's defaults
         assert _counts(getattr(result.a.summary, key)) == (0, 0), key

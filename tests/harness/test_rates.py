@@ -36,18 +36,20 @@ SCORED = [
     _scored(0, wrong_variant=True, wrong_variant_shown=True, claims=5, unsupported_claims=2,
             attribute_claims=3, unsupported_attribute_claims=1, fit_claims=2,
             unsupported_fit_claims=1, cited_claims=4, unsupported_cited_claims=1, handoffs=2,
-            abandoned_handoffs=1),
+            abandoned_handoffs=1, agent_writes=3),
     _scored(1, wrong_variant_shown=True, claims=1, authority_claims=1, cited_claims=2,
-            handoffs=3, missing_handoffs=2),
+            handoffs=3, missing_handoffs=2, agent_writes=0),
     _scored(2, claims=2, unsupported_claims=2, authority_claims=2,
-            unsupported_authority_claims=2, handoffs=1, abandoned_handoffs=1),
-    _scored(3),
+            unsupported_authority_claims=2, handoffs=1, abandoned_handoffs=1, agent_writes=1),
+    _scored(3, agent_writes=0),
 ]
 
 
 def test_every_rate_of_the_summary_is_listed_once_headline_first() -> None:
+    # the reply-issue rate is a figure of the agent's usage, shown with model calls
     intervals = [name for name, field in ModeSummary.model_fields.items()
-                 if field.annotation is Interval and name != "pass_rate"]
+                 if field.annotation is Interval
+                 and name not in ("pass_rate", "reply_issue_rate")]
     assert sorted(r.key for r in RATES) == sorted(intervals)
     assert len({r.label for r in RATES}) == len(RATES)
     kinds = [r.per_item for r in RATES]
@@ -76,7 +78,8 @@ def test_a_rate_without_items_has_no_ratio() -> None:
 def test_scorer_1_did_not_measure_what_scorer_2_added() -> None:
     assert unmeasured(SCORER_VERSION) == unmeasured("3") == unmeasured("next") == ()
     assert unmeasured("1") == (
-        "wrong_variant_shown_rate", "missing_handoff_rate", "unsupported_attribute_claims",
+        "wrong_variant_shown_rate", "missing_handoff_rate", "no_valid_write_rate",
+        "unsupported_attribute_claims",
         "unsupported_fit_claims", "unsupported_authority_claims", "unsupported_cited",
         "abandoned_per_handoff")
     assert scorer_note(SCORER_VERSION) is None

@@ -39,7 +39,7 @@ def test_different_failures_split_and_passes_count_only_in_the_total(
 
     scenario, mode = record.scored.scenario_id, record.scored.mode
     assert groups == [
-        (scenario, mode, (0, 2), 4, ("final_state: expected accepted, got draft",)),
-        (scenario, mode, (3,), 4, ("no_wrong_variant: BV-00003",)),
+        (scenario, mode, (0, 2), 4, ("final_state: expected accepted, got draft",), False),
+        (scenario, mode, (3,), 4, ("no_wrong_variant: BV-00003",), False),
     ]
     assert groups[1].describe() == f"{scenario} ({mode}, trial 3 of 4): no_wrong_variant: BV-00003"

@@ -35,7 +35,7 @@ def test_the_committed_schema_is_the_generated_one() -> None:
 
 def test_the_schema_is_versioned_with_the_report() -> None:
     schema = report_schema()
-    assert schema["version"] == REPORT_SCHEMA_VERSION == REPORT_VERSION == "3.0"
+    assert schema["version"] == REPORT_SCHEMA_VERSION == REPORT_VERSION == "3.1"
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert schema["$id"] == "urn:remit:report-schema:3"
     properties = schema["properties"]
@@ -45,7 +45,7 @@ def test_the_schema_is_versioned_with_the_report() -> None:
     for older in ("1.1", "2.1"):
         assert violations(older, properties["report_version"]) \
             == [f"$: '{older}' does not match '^3\\\\.[0-9]+$'"]
-    assert violations("3.0", properties["report_version"]) == []
+    assert violations("3.0", properties["report_version"]) == []  # 3.1 only added fields
 
 
 @pytest.mark.parametrize("agent", ["baseline", "oracle"])
@@ -55,7 +55,7 @@ def test_json_report_validates_against_the_committed_schema(
     data = json.loads(render_json(report))
     committed = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
     assert violations(data, committed) == []
-    assert data["report_version"] == "3.0"
+    assert data["report_version"] == "3.1"
 
 
 def test_the_validator_catches_a_broken_report(baseline_report: RunReport) -> None:

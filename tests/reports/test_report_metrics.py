@@ -258,13 +258,14 @@ def test_a_report_of_a_scorer_1_run_says_what_that_scorer_did_not_measure(
     report = scorer_1_report
     assert SCORER_VERSION != "1"
     assert report.unmeasured_rates == unmeasured("1") == (
-        "wrong_variant_shown_rate", "missing_handoff_rate", "unsupported_attribute_claims",
-        "unsupported_fit_claims", "unsupported_authority_claims", "unsupported_cited",
-        "abandoned_per_handoff")
+        "wrong_variant_shown_rate", "missing_handoff_rate", "no_valid_write_rate",
+        "unsupported_attribute_claims", "unsupported_fit_claims",
+        "unsupported_authority_claims", "unsupported_cited", "abandoned_per_handoff")
     assert report.notes[0] == (
         f"this run was scored by scorer 1, not this remit's scorer {SCORER_VERSION}: every "
         "number follows scorer 1's definitions; it did not measure wrong variant (shown), "
-        "missing hand-off (trials), unsupported per attribute claim, unsupported per fit "
+        "missing hand-off (trials), no valid write (trials), unsupported per attribute "
+        "claim, unsupported per fit "
         "claim, unsupported per authority claim, unsupported per citation, abandoned per "
         "hand-off opened, shown as not measured; its claims count quote-line citations with "
         "the stated claims, and its abandoned hand-offs include required owner actions the "

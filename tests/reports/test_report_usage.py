@@ -80,7 +80,7 @@ def test_markdown_shows_usage_and_reply_issues_per_mode(usage_report: RunReport)
     assert "| cost | 0.0750 USD | 0.0750 USD |" in markdown
     assert "| reply issues: empty_reply | 0 | 12 |\n" \
            "| reply issues: invalid_json | 6 | 6 |" in markdown
-    assert "Reply issues count, by kind, the model replies" in markdown
+    assert "Reply issues count the model replies a well-behaved model would not send" in markdown
 
 
 def test_markdown_trail_of_a_trial_shows_its_usage(usage_report: RunReport) -> None:
@@ -102,7 +102,7 @@ def test_html_summary_has_a_row_per_reply_issue_kind(usage_report: RunReport) ->
             '<td class="num">12</td></tr>'
             '<tr><td>reply issues: invalid_json</td><td class="num">6</td>'
             '<td class="num">6</td></tr>') in summary
-    assert "Reply issues count, by kind, the model replies" in summary
+    assert "Reply issues count the model replies a well-behaved model would not send" in summary
 
 
 def test_html_trial_facts_show_the_trial_usage(usage_report: RunReport) -> None:
