@@ -222,6 +222,9 @@ def _agent_code(manifest: RunManifest) -> str:
     identity = manifest.agent
     if identity is None:
         return "unknown (recorded before remit kept it)"
+    if manifest.agent_id.startswith("mcp:"):
+        client = ", ".join(f"{k}={v}" for k, v in sorted(identity.declared_config.items()))
+        return f"an MCP client; its code is not remit's to see ({client or 'unnamed'})"
     path = identity.import_path or "an unnamed factory (a lambda or local function)"
     code = f"code {identity.code_hash[:12]}" if identity.code_hash else "source unreadable"
     declared = ""

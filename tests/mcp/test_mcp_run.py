@@ -76,6 +76,10 @@ def test_a_whole_suite_played_over_mcp_is_remit_runs_run(tmp_path: Path) -> None
     row = next(line for line in listed.stdout.splitlines() if mcp_run.run_id in line)
     assert "mcp:oracle-over-mcp@2.5" in row
     assert "finished" in row
+    shown = cli.invoke(app, ["show", mcp_run.run_id, "--db", str(served.db)], env=WIDE)
+    assert shown.exit_code == 0, shown.output
+    assert ("an MCP client; its code is not remit's to see (client=oracle-over-mcp, "
+            "client_version=2.5)") in " ".join(shown.stdout.split())
     compared = cli.invoke(app, ["compare", mcp_run.run_id, in_process, "--db",
                                 str(served.db), "--json"], env=WIDE)
     assert compared.exit_code == 0, compared.output
