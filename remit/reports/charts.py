@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 from remit.harness.rates import RATES, Rate
 from remit.harness.stats import Interval
 from remit.reports.model import BreakdownCell, FacetRow, HandoffRow, ModeReport
+from remit.reports.safe import html_text
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -113,7 +114,7 @@ def inline_svg(figure: Figure, name: str, label: str) -> str:
     text = text.replace(' xmlns:xlink="http://www.w3.org/1999/xlink"', "").replace(
         ' xmlns="http://www.w3.org/2000/svg"', "")
     text = _IDS.sub(lambda m: f"{m.group(1)}{name}-{m.group(2)}", text)
-    safe = label.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+    safe = html_text(label)
     text = text.replace("<svg ", f'<svg class="chart" role="img" aria-label="{safe}" ', 1)
     head_end = text.index(">", text.index("<svg ")) + 1
     return f"{text[:head_end]}\n<title>{safe}</title>{text[head_end:]}".rstrip() + "\n"

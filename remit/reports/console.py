@@ -1,4 +1,11 @@
-"""Terminal rendering of run results (rich). Renderers take plain result objects."""
+"""Terminal rendering of run results (rich). Renderers take plain result objects.
+
+Every string taken from a stored run is shown, never executed: in tables and titles it
+goes through :func:`remit.reports.safe.term_text` (control and bidirectional characters
+as escapes, rich markup escaped), and the lines meant for ``print(..., markup=False)``
+through :func:`remit.reports.safe.visible`. The command line prints them on a
+:class:`remit.reports.safe.SafeConsole`.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +13,6 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import NamedTuple
 
 from rich.console import JustifyMethod
-from rich.markup import escape
 from rich.table import Table
 
 from remit.harness import (
@@ -22,6 +28,7 @@ from remit.harness.compare import model_calls_source
 from remit.harness.selection import CLI_OPTIONS, PLUGIN_OPTIONS, describe
 from remit.harness.stats import Interval
 from remit.reports.model import ApprovalTrail, TradeoffRow
+from remit.reports.safe import term_text, visible
 from remit.store import RunListing
 from remit.world import (
     DecisionEntry,
@@ -80,7 +87,8 @@ class FailureGroup(NamedTuple):
             noun = "trial" if len(self.trials) == 1 else "trials"
             which = f"{noun} {', '.join(str(t) for t in self.trials)} of {self.of}"
         said = [NO_VALID_WRITE] if self.no_valid_write else []
-        return f"{self.scenario_id} ({self.mode}, {which}): {'; '.join([*said, *self.failures])}"
+        return visible(f"{self.scenario_id} ({self.mode}, {which}): "
+                       f"{'; '.join([*said, *self.failures])}")
 
 
 def failure_groups(trials: Sequence[TrialRecord]) -> list[FailureGroup]:
@@ -113,7 +121,7 @@ def score_lines(score: TrialScore) -> list[str]:
         *score.missing)]
     lines += score.notes()
     lines += [f"expectation broke: {failure}" for failure in score.failures]
-    return lines
+    return [visible(line) for line in lines]
 
 
 def _rate(interval: Interval) -> str:
@@ -155,10 +163,10 @@ def mode_table(summaries: Mapping[str, ModeSummary], title: str = "Per-mode resu
         unmeasured: keys of rates the run's scorer did not measure
             (:func:`remit.harness.unmeasured`); their cells read ``n/a``.
     """
-    table = Table(title=title)
+    table = Table(title=term_text(title))
     table.add_column("metric", style="bold")
     for name in summaries:
-        table.add_column(name, justify="right")
+        table.add_column(term_text(name), justify="right")
     ks = sorted({k for s in summaries.values() for k in s.pass_hat_k})
     for k in ks:
         table.add_row(f"pass^{k}", *(
@@ -182,7 +190,7 @@ def mode_table(summaries: Mapping[str, ModeSummary], title: str = "Per-mode resu
             table.add_row(label, *(cell(s) for s in summaries.values()))
         kinds = sorted({kind for s in summaries.values() for kind in s.reply_issues})
         for kind in kinds:
-            table.add_row(f"reply issues: {kind}",
+            table.add_row(f"reply issues: {term_text(kind)}",
                           *(str(s.reply_issues.get(kind, 0)) if s.reply_issue_rate.total
                             else "-" for s in summaries.values()))
     return table
@@ -210,8 +218,9 @@ def runs_table(listings: Sequence[RunListing]) -> Table:
         table.add_column(column, justify="right" if column in ("trials", "passed") else "left",
                          overflow="fold" if column in ("suite", "agent", "modes") else "ellipsis")
     for run in listings:
-        table.add_row(run.run_id, run.suite_id, run.agent_id, ", ".join(run.modes),
-                      str(run.trials), str(run.passed), f"{run.started_at:%Y-%m-%d %H:%M}",
+        table.add_row(term_text(run.run_id), term_text(run.suite_id), term_text(run.agent_id),
+                      term_text(", ".join(run.modes)), str(run.trials), str(run.passed),
+                      f"{run.started_at:%Y-%m-%d %H:%M}",
                       "finished" if run.ended_at is not None else "unfinished")
     return table
 
@@ -236,7 +245,7 @@ def _agent_code(manifest: RunManifest) -> str:
 
 def manifest_table(manifest: RunManifest) -> Table:
     """The run's provenance, one field per row."""
-    table = Table(title=f"Run {manifest.run_id}", show_header=False)
+    table = Table(title=term_text(f"Run {manifest.run_id}"), show_header=False)
     table.add_column("field", style="bold")
     table.add_column("value")
     commit = manifest.git_commit[:12] if manifest.git_commit else "unknown"
@@ -264,7 +273,7 @@ def manifest_table(manifest: RunManifest) -> Table:
         rows.insert(1, ("selection", f"{chosen.selected} of {chosen.total} scenarios: "
                                      f"{describe(chosen, options)}"))
     for field, value in rows:
-        table.add_row(field, value)
+        table.add_row(field, term_text(value))
     return table
 
 
@@ -272,14 +281,16 @@ def trail_table(record: TrialRecord) -> Table:
     """A trial's trail, numbered: time, actor, what happened, and why."""
     scored = record.scored
     verdict = "passed" if scored.score.passed else "failed"
-    table = Table(title=f"{scored.scenario_id} [{scored.mode}] trial {scored.trial}: {verdict}")
+    table = Table(title=term_text(f"{scored.scenario_id} [{scored.mode}] trial {scored.trial}: "
+                                  f"{verdict}"))
     for column in ("#", "t", "actor", "event", "detail"):
         table.add_column(column)
     for index, entry in enumerate(record.trail, start=1):
         if isinstance(entry, ToolCallEntry) and entry.tool not in _READS:
             continue  # a write's decision and a message's text follow as their own entries
         actor, event, detail = describe_entry(entry)
-        table.add_row(str(index), f"{entry.minute}m", actor, event, detail)
+        table.add_row(str(index), f"{entry.minute}m", term_text(actor), term_text(event),
+                      term_text(detail))
     return table
 
 
@@ -315,7 +326,7 @@ def approval_table(trail: ApprovalTrail, title: str = "Approval trail") -> Table
     version, the decision and what decided it, the authority used, unmet conditions,
     evidence and hand-off, and what the write did. ``>>`` marks the first step that
     departs from the reference plan."""
-    table = Table(title=f"{title} ({len(trail.decisions)} decisions)")
+    table = Table(title=term_text(f"{title} ({len(trail.decisions)} decisions)"))
     columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("", "left"), ("step", "right"), ("t", "right"), ("by", "left"), ("action", "left"),
         ("quote", "left"), ("decision", "left"), ("authority, conditions, evidence", "left"),
@@ -324,7 +335,7 @@ def approval_table(trail: ApprovalTrail, title: str = "Approval trail") -> Table
         table.add_column(name, justify=justify)
     for row in trail.decisions:
         version = f"v{row.version} " if row.version is not None else ""
-        decided = ", ".join(row.deciding)
+        decided = term_text(", ".join(row.deciding))
         verdict = (f"[green]allowed[/] {decided}" if row.allowed
                    else f"[bold red]DENIED[/] {decided}")
         notes = []
@@ -338,9 +349,9 @@ def approval_table(trail: ApprovalTrail, title: str = "Approval trail") -> Table
         if row.handoff_id:
             notes.append(f"answers {row.handoff_id}")
         table.add_row(">>" if row.diverges else "", str(row.step), f"{row.minute}m",
-                      escape(row.role), escape(row.action),
-                      escape(f"{row.quote_id} {version}{row.version_hash}"), verdict,
-                      escape("; ".join(notes)), escape(row.effect))
+                      term_text(row.role), term_text(row.action),
+                      term_text(f"{row.quote_id} {version}{row.version_hash}"), verdict,
+                      term_text("; ".join(notes)), term_text(row.effect))
     return table
 
 
@@ -355,7 +366,7 @@ def approval_lines(trail: ApprovalTrail) -> list[str]:
     elif trail.divergence_note:
         lines.append(f"divergence: {trail.divergence_note}")
     lines.append(f"ended: {trail.ended}")
-    return lines
+    return [visible(line) for line in lines]
 
 
 def comparison_table(comparison: Comparison,
@@ -367,10 +378,10 @@ def comparison_table(comparison: Comparison,
     and the label of the side it favours (see :func:`remit.reports.build.tradeoff_rows`).
     Rates a side's scorer did not measure have no row."""
     a, b = comparison.a, comparison.b
-    table = Table(title=comparison.title)
+    table = Table(title=term_text(comparison.title))
     table.add_column("metric", style="bold")
-    table.add_column(a.label, justify="right")
-    table.add_column(b.label, justify="right")
+    table.add_column(term_text(a.label), justify="right")
+    table.add_column(term_text(b.label), justify="right")
     skipped = set(a.unmeasured) | set(b.unmeasured)
     if not tradeoff:
         table.add_row("pass^1", f"{comparison.pass1_a:.2f}", f"{comparison.pass1_b:.2f}")
@@ -403,9 +414,10 @@ def comparison_table(comparison: Comparison,
             table.add_section()  # the per-item rates below a rule, as in the mode table
         paired = "" if row.low is None or row.high is None else \
             f"[{row.low:+.2f}, {row.high:+.2f}]"
-        table.add_row(row.label, f"{row.value_a:.2f}", f"{row.value_b:.2f}",
+        table.add_row(term_text(row.label), f"{row.value_a:.2f}", f"{row.value_b:.2f}",
                       f"{row.difference:+.2f}", paired,
-                      "" if row.p_value is None else f"{row.p_value:.4f}", row.better or "")
+                      "" if row.p_value is None else f"{row.p_value:.4f}",
+                      term_text(row.better or ""))
     return table
 
 
@@ -421,4 +433,4 @@ def comparison_lines(comparison: Comparison) -> list[str]:
     for missing in comparison.missing:
         lines.append(f"  not paired: {missing.model_dump_json()}")
     lines += [f"WARNING: {warning}" for warning in comparison.warnings]
-    return lines
+    return [visible(line) for line in lines]

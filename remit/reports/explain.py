@@ -48,6 +48,7 @@ from remit.harness.outcome import ExpectationError
 from remit.harness.runner import TrialRecord
 from remit.quotes import QuoteState, allowed_from
 from remit.reports.model import Divergence
+from remit.reports.safe import visible
 from remit.scenarios import PlanStep, Scenario
 from remit.world import (
     DecisionEntry,
@@ -85,7 +86,7 @@ def _is_read(tool: str) -> bool:
 
 
 def _clip(text: str, limit: int) -> str:
-    text = " ".join(text.split())
+    text = " ".join(visible(text).split())
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
@@ -620,7 +621,9 @@ def explain(record: TrialRecord, scenario: Scenario, *, mode: ControlMode | None
 
 
 def explain_failure(error: ExpectationError) -> str:
-    """The explanation of an expectation's first failing trial, for a pytest failure."""
+    """The explanation of an expectation's first failing trial, for a pytest failure
+    (printed to a terminal: the agent's text in it goes through
+    :func:`remit.reports.safe.visible`)."""
     if not error.broken:
         return f"no failing trial to explain: {error}"
     first = error.broken[0]
@@ -632,4 +635,4 @@ def explain_failure(error: ExpectationError) -> str:
         which = f"trial {others[0]}" if len(others) == 1 else \
             f"trials {', '.join(map(str, others))}"
         text += f"\n({which} also broke it; the first failing trial is shown)"
-    return text
+    return visible(text)

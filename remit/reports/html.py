@@ -20,6 +20,10 @@ ones first, at most ``max_trial_sections``, taken round-robin over scenario and 
 that a cap keeps examples of every failing scenario); the closing note says how many
 trials have no section. Links point only at sections that exist.
 
+Every string taken from the stored run (the agent's messages, summaries, arguments and
+exception texts above all) is written through :func:`remit.reports.safe.html_text`:
+escaped, its control and bidirectional characters shown as escapes (``\\u202e``).
+
 Example:
     >>> from pathlib import Path
     >>> Path("report.html").write_text(render_html(report), encoding="utf-8")  # doctest: +SKIP
@@ -28,7 +32,6 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from html import escape
 
 from remit.harness.compare import Comparison
 from remit.harness.rates import RATES
@@ -53,6 +56,7 @@ from remit.reports.model import (
     TradeoffRow,
     TrialRow,
 )
+from remit.reports.safe import html_text
 from remit.reports.swimlane import SWIMLANE_LEGEND, SWIMLANE_STYLE
 from remit.reports.trial_sections import (
     scenario_anchor,
@@ -102,11 +106,11 @@ def _collapsed(items: Sequence[str], label: str, css: str = "links") -> str:
     listing = f'<ul class="{css}">{"".join(f"<li>{i}</li>" for i in items)}</ul>'
     if len(items) <= _OPEN_LIMIT:
         return listing
-    return f"<details><summary>{escape(label)} ({len(items)})</summary>{listing}</details>"
+    return f"<details><summary>{html_text(label)} ({len(items)})</summary>{listing}</details>"
 
 
 def _scenario_link(scenario_id: str) -> str:
-    return f'<a href="#{scenario_anchor(scenario_id)}">{escape(scenario_id)}</a>'
+    return f'<a href="#{scenario_anchor(scenario_id)}">{html_text(scenario_id)}</a>'
 
 
 # -- header and summary ---------------------------------------------------------------------
@@ -130,13 +134,13 @@ def _header(report: RunReport) -> str:
         ("report", f"version {report.report_version}, generated "
                    f"{report.generated_at:%Y-%m-%d %H:%M:%S %Z}"),
     ]
-    table = "".join(f"<tr><th>{escape(k)}</th><td>{escape(v)}</td></tr>" for k, v in rows)
-    notes = "".join(f"<li>{escape(n)}</li>" for n in report.notes)
+    table = "".join(f"<tr><th>{html_text(k)}</th><td>{html_text(v)}</td></tr>" for k, v in rows)
+    notes = "".join(f"<li>{html_text(n)}</li>" for n in report.notes)
     toc = "".join(f'<a href="#{a}">{t}</a>' for a, t in (
         ("summary", "Summary"), ("comparison", "Comparison"), ("charts", "Charts"),
         ("failures", "Failure causes"), ("scenarios", "Scenarios"), ("trials", "Trials"),
         ("closing", "Closing note")))
-    return (f"<header><h1>remit report: run {escape(m.run_id)}</h1>"
+    return (f"<header><h1>remit report: run {html_text(m.run_id)}</h1>"
             f'<nav class="toc">{toc}</nav>'
             f'<table class="manifest">{table}</table>'
             + (f'<ul class="notes">{notes}</ul>' if notes else "") + "</header>")
@@ -174,7 +178,7 @@ def _summary(modes: Sequence[ModeReport], unmeasured: Sequence[str]) -> str:
     rows.append(["pass rate", *(_with_counts(m.pass_rate) for m in modes)])
     for r in RATES:
         if not r.per_item:
-            rows.append([escape(r.label), *(_NOT_MEASURED if r.key in unmeasured
+            rows.append([html_text(r.label), *(_NOT_MEASURED if r.key in unmeasured
                                             else _with_counts(r.of(m)) for m in modes)])
     rows += [
         ["mean clarification rounds", *(f"{m.mean_clarification_rounds:.2f}" for m in modes)],
@@ -192,7 +196,7 @@ def _summary(modes: Sequence[ModeReport], unmeasured: Sequence[str]) -> str:
             ["tokens in / out", *(f"{m.prompt_tokens:,} / {m.completion_tokens:,}"
                                   for m in modes)],
             ["cost", *("&#8212;" if m.cost is None
-                       else escape(f"{m.cost.amount:,.4f} {m.cost.currency}") for m in modes)],
+                       else html_text(f"{m.cost.amount:,.4f} {m.cost.currency}") for m in modes)],
             ["reply issues per trial", *("&#8212;" if m.mean_reply_issues is None
                                          else f"{m.mean_reply_issues:.2f}" for m in modes)],
             ["reply issue (trials)", *(_with_counts(m.reply_issue_rate)
@@ -200,15 +204,15 @@ def _summary(modes: Sequence[ModeReport], unmeasured: Sequence[str]) -> str:
                                        for m in modes)],
         ]
     kinds = sorted({kind for m in modes for kind in m.reply_issues})
-    rows += [[f"reply issues: {escape(kind)}",
+    rows += [[f"reply issues: {html_text(kind)}",
               *(str(m.reply_issues.get(kind, 0)) for m in modes)] for kind in kinds]
     issues = (" Reply issues count the model replies a well-behaved model would not send "
               "(a truncated or unparseable reply, an unknown tool, bad arguments...), over "
               "the counted trials whose agent reported its usage: per trial, the share of "
               "trials with one, and by kind, summed.") if used or kinds else ""
-    items = [[escape(r.label), *(_NOT_MEASURED if r.key in unmeasured else _per_item(r.of(m))
+    items = [[html_text(r.label), *(_NOT_MEASURED if r.key in unmeasured else _per_item(r.of(m))
                                  for m in modes)] for r in RATES if r.per_item]
-    head = [escape(m.mode) for m in modes]
+    head = [html_text(m.mode) for m in modes]
     return ('<section id="summary"><h2>Summary per mode</h2>'
             + _table(["metric", *head], rows, "summary")
             + '<p class="muted">Rates carry Wilson 95% intervals and count trials: a trial '
@@ -235,8 +239,8 @@ def _ordered(comparisons: Sequence[ModeComparison]) -> list[ModeComparison]:
 
 def _verdict(c: ModeComparison | Comparison) -> str:
     """The pass^1 delta, its interval and McNemar's p, in one paragraph."""
-    a, b = (escape(c.a), escape(c.b)) if isinstance(c, ModeComparison) else \
-        (escape(c.a.label), escape(c.b.label))
+    a, b = (html_text(c.a), html_text(c.b)) if isinstance(c, ModeComparison) else \
+        (html_text(c.a.label), html_text(c.b.label))
     return (f'<p class="verdict">pass^1 delta ({b} &#8722; {a}) over {c.n_paired} paired '
             f"scenarios: <b>{c.delta:+.3f}</b>, {c.confidence:.0%} paired bootstrap interval "
             f"[{c.delta_low:+.3f}, {c.delta_high:+.3f}]; McNemar exact p = "
@@ -262,7 +266,7 @@ def _tradeoff(a: str, b: str, rows: Sequence[TradeoffRow], difference: str = "")
 
 
 def _comparison(c: ModeComparison) -> str:
-    a, b = escape(c.a), escape(c.b)
+    a, b = html_text(c.a), html_text(c.b)
     verdict = _verdict(c)
     tradeoff = _tradeoff(a, b, c.tradeoff)
     flips = [f"{_scenario_link(f.scenario_id)}: {a} {f.outcome_a} &#8594; {b} {f.outcome_b}"
@@ -272,16 +276,16 @@ def _comparison(c: ModeComparison) -> str:
              _collapsed(flips, "scenarios whose outcome flips") if flips
              else '<p class="muted">No scenario flips.</p>']
     if c.missing:
-        parts.append(_collapsed([escape(x) for x in c.missing], "not paired"))
-    parts += [f'<p class="no">Warning: {escape(w)}</p>' for w in c.warnings]
+        parts.append(_collapsed([html_text(x) for x in c.missing], "not paired"))
+    parts += [f'<p class="no">Warning: {html_text(w)}</p>' for w in c.warnings]
     return "".join(parts)
 
 
 def _tradeoff_cells(r: TradeoffRow) -> list[str]:
-    return [escape(r.label), f"{r.value_a:.3f}", f"{r.value_b:.3f}", f"{r.difference:+.3f}",
+    return [html_text(r.label), f"{r.value_a:.3f}", f"{r.value_b:.3f}", f"{r.difference:+.3f}",
             "" if r.low is None or r.high is None else f"[{r.low:+.3f}, {r.high:+.3f}]",
             "" if r.p_value is None else f"{r.p_value:.4f}",
-            f'<span class="better">{escape(r.better)}</span>' if r.better
+            f'<span class="better">{html_text(r.better)}</span>' if r.better
             else ('<span class="muted">no clear difference</span>' if r.p_value is not None
                   else "")]
 
@@ -296,7 +300,7 @@ def _comparisons(report: RunReport) -> str:
 
 
 def _figure(svg: str, caption: str) -> str:
-    return f"<figure><figcaption>{escape(caption)}</figcaption>{svg}</figure>" if svg else ""
+    return f"<figure><figcaption>{html_text(caption)}</figcaption>{svg}</figure>" if svg else ""
 
 
 def _charts(report: RunReport) -> str:
@@ -331,10 +335,11 @@ def _failures(report: RunReport) -> str:
         links = [_scenario_link(s) for s in cause.scenarios]
         shown = ", ".join(links) if len(links) <= 8 else (
             ", ".join(links[:8]) + _collapsed(links[8:], "more scenarios"))
-        rows.append([escape(cause.expectation), escape(cause.rule) if cause.rule else "&#8212;",
+        rows.append([html_text(cause.expectation),
+                     html_text(cause.rule) if cause.rule else "&#8212;",
                      str(cause.trials),
-                     ", ".join(f"{escape(c.mode)}: {c.count}" for c in cause.by_mode),
-                     shown, f'<span class="muted">{escape(cause.example)}</span>'])
+                     ", ".join(f"{html_text(c.mode)}: {c.count}" for c in cause.by_mode),
+                     shown, f'<span class="muted">{html_text(cause.example)}</span>'])
     return ('<section id="failures"><h2>Failure causes</h2>'
             + _table(["expectation", "rule", "trials", "by mode", "scenarios", "example"],
                      rows) + "</section>")
@@ -348,12 +353,12 @@ def _scenario_table(report: RunReport) -> str:
         per_mode = [f'<span class="{"ok" if c.passes == c.trials else "no"}">'
                     f"{c.passes}/{c.trials}</span>" if c else "&#8212;"
                     for c in (cells.get(n) for n in names)]
-        flips = "; ".join(f"{escape(f.a)} {f.outcome_a} &#8594; {escape(f.b)} {f.outcome_b}"
+        flips = "; ".join(f"{html_text(f.a)} {f.outcome_a} &#8594; {html_text(f.b)} {f.outcome_b}"
                           for f in s.flips)
-        tags = ", ".join(f"{escape(k)}={escape(v)}" for k, v in sorted(s.tags.items()))
-        rows.append([_scenario_link(s.scenario_id), escape(s.title), *per_mode, flips,
+        tags = ", ".join(f"{html_text(k)}={html_text(v)}" for k, v in sorted(s.tags.items()))
+        rows.append([_scenario_link(s.scenario_id), html_text(s.title), *per_mode, flips,
                      f'<span class="muted">{tags}</span>'])
-    table = _table(["scenario", "title", *(f"{escape(n)} passed" for n in names), "flips",
+    table = _table(["scenario", "title", *(f"{html_text(n)} passed" for n in names), "flips",
                     "tags"], rows, "scenarios")
     if len(rows) > 4 * _OPEN_LIMIT:
         table = f"<details><summary>All {len(rows)} scenarios</summary>{table}</details>"
@@ -388,7 +393,7 @@ def _closing(report: RunReport, shown: set[str], cap: int) -> str:
             f"{len(without) - failing_out} passing trials (counted in every number above)"
             f"{capped}." + (" Any trial can be shown in the terminal with <code>remit trail "
                             "RUN/SCENARIO/MODE/TRIAL</code>." if without else "")
-            + f"</p><p>{escape('; '.join(report.notes))}</p>"
+            + f"</p><p>{html_text('; '.join(report.notes))}</p>"
             f"<p>This page is one self-contained file of {_SIZE_MARK} (UTF-8); it loads "
             "nothing from the network and reads without JavaScript.</p></footer>")
 
@@ -423,7 +428,7 @@ def render_html(report: RunReport, *,
     parts = [
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>remit report {escape(report.manifest.run_id)}</title>"
+        f"<title>remit report {html_text(report.manifest.run_id)}</title>"
         f"<style>{STYLE}{CHART_STYLE}{SWIMLANE_STYLE}</style></head><body>",
         _header(report), _summary(report.modes, report.unmeasured_rates),
         _comparisons(report), _charts(report),
@@ -438,19 +443,19 @@ def render_html(report: RunReport, *,
 
 
 def _trial_link(row: TrialRow) -> str:
-    return f'<a href="#{trial_anchor(row.id)}">{escape(row.id)}</a>'
+    return f'<a href="#{trial_anchor(row.id)}">{html_text(row.id)}</a>'
 
 
 def _comparison_header(report: ComparisonReport) -> str:
     c = report.comparison
-    a, b = escape(c.a.label), escape(c.b.label)
-    rows = "".join(f"<tr><th>{escape(field)}</th><td>{escape(va)}</td><td>{escape(vb)}</td>"
-                   "</tr>" for field, va, vb in side_rows(report))
-    warnings = "".join(f"<li>{escape(w)}</li>" for w in c.warnings)
+    a, b = html_text(c.a.label), html_text(c.b.label)
+    rows = "".join(f"<tr><th>{html_text(field)}</th><td>{html_text(va)}</td>"
+                   f"<td>{html_text(vb)}</td></tr>" for field, va, vb in side_rows(report))
+    warnings = "".join(f"<li>{html_text(w)}</li>" for w in c.warnings)
     toc = "".join(f'<a href="#{anchor}">{title}</a>' for anchor, title in (
         ("metrics", "Metrics"), ("flips", "Flips"), ("trials", "Trails"),
         ("closing", "Closing note")))
-    return (f"<header><h1>remit comparison: {escape(c.title)}</h1>"
+    return (f"<header><h1>remit comparison: {html_text(c.title)}</h1>"
             f'<nav class="toc">{toc}</nav>'
             f'<table class="manifest"><thead><tr><th></th><th>a: {a}</th><th>b: {b}</th>'
             f"</tr></thead><tbody>{rows}</tbody></table>"
@@ -460,18 +465,18 @@ def _comparison_header(report: ComparisonReport) -> str:
 def _flip_row(f: FlipTrails) -> list[str]:
     def outcome(value: str) -> str:
         return f'<span class="{"ok" if value == "pass" else "no"}">{value}</span>'
-    return [f"<b>{escape(f.scenario_id)}</b>", escape(f.title), outcome(f.outcome_a),
+    return [f"<b>{html_text(f.scenario_id)}</b>", html_text(f.title), outcome(f.outcome_a),
             outcome(f.outcome_b), _trial_link(f.trial_a), _trial_link(f.trial_b)]
 
 
 def _comparison_flips(report: ComparisonReport) -> str:
     c = report.comparison
-    a, b = escape(c.a.label), escape(c.b.label)
+    a, b = html_text(c.a.label), html_text(c.b.label)
     body = _table(["scenario", "title", a, b, f"trail on {a}", f"trail on {b}"],
                   (_flip_row(f) for f in report.flips), "flips") if report.flips else \
         '<p class="muted">No scenario flips.</p>'
-    missing = [f"{escape(m.scenario_id)}: missing on {a if m.missing_on == 'a' else b} "
-               f"({escape(m.reason.replace('_', ' '))})" for m in c.missing]
+    missing = [f"{html_text(m.scenario_id)}: missing on {a if m.missing_on == 'a' else b} "
+               f"({html_text(m.reason.replace('_', ' '))})" for m in c.missing]
     unpaired = (f'<p class="sub">Not paired ({len(missing)})</p>'
                 + _collapsed(missing, "scenarios not paired")) if missing else ""
     return (f'<section id="flips"><h2>Flips ({len(report.flips)})</h2>'
@@ -484,11 +489,11 @@ def _comparison_trials(report: ComparisonReport) -> str:
     c = report.comparison
     sections = []
     for f in report.flips:
-        title = f" &#8212; {escape(f.title)}" if f.title else ""
-        sections.append(f"<h3>{escape(f.scenario_id)}{title}</h3>")
+        title = f" &#8212; {html_text(f.title)}" if f.title else ""
+        sections.append(f"<h3>{html_text(f.scenario_id)}{title}</h3>")
         for name, side, outcome, row in (("a", c.a, f.outcome_a, f.trial_a),
                                          ("b", c.b, f.outcome_b, f.trial_b)):
-            sections.append(f'<p class="sub">{name}: {escape(side.label)}: scenario '
+            sections.append(f'<p class="sub">{name}: {html_text(side.label)}: scenario '
                             f'<span class="{"ok" if outcome == "pass" else "no"}">{outcome}'
                             "</span></p>"
                             + trial_section(row, scenario_link=False, unmeasured=side.unmeasured))
@@ -512,7 +517,7 @@ def render_comparison_html(report: ComparisonReport) -> str:
         same text.
     """
     c = report.comparison
-    a, b = escape(c.a.label), escape(c.b.label)
+    a, b = html_text(c.a.label), html_text(c.b.label)
     metrics = ('<section id="metrics"><h2>Metrics</h2>' + _verdict(c)
                + _tradeoff(f"a: {a}", f"b: {b}", report.tradeoff, "b &#8722; a")
                + '<p class="muted">Differences are b &#8722; a; the interval is a 95% paired '
@@ -530,7 +535,7 @@ def render_comparison_html(report: ComparisonReport) -> str:
     parts = [
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>remit comparison {escape(c.title)}</title>"
+        f"<title>remit comparison {html_text(c.title)}</title>"
         f"<style>{STYLE}{SWIMLANE_STYLE}</style></head><body>",
         _comparison_header(report), metrics, _comparison_flips(report),
         _comparison_trials(report), closing,

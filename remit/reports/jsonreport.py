@@ -3,9 +3,13 @@
 :func:`render_json` serialises a :class:`~remit.reports.model.RunReport` with its keys in
 the model's field order (stable across runs; never sorted alphabetically, never
 reordered by dict insertion), timestamps as ISO 8601 UTC, and every number as JSON
-numbers. :func:`report_schema` is the JSON Schema (draft 2020-12) of that output,
-generated from the model; it carries :data:`REPORT_SCHEMA_VERSION` and is committed as
-``docs/report.schema.json`` (a test keeps the file equal to the generated schema).
+numbers. Text is kept exact, as data: JSON escapes the C0 controls, and
+:func:`remit.reports.safe.model_json` writes DEL, the C1 and bidirectional controls as
+``\\uXXXX`` escapes too (the same value once parsed, and plain to print); a lone
+surrogate, which UTF-8 cannot encode, becomes U+FFFD. :func:`report_schema` is the JSON
+Schema (draft 2020-12) of that output, generated from the model; it carries
+:data:`REPORT_SCHEMA_VERSION` and is committed as ``docs/report.schema.json`` (a test
+keeps the file equal to the generated schema).
 
 Versioning (``major.minor``, in the report's ``report_version`` and the schema's
 ``version``): a new optional field or a new enum value that readers may ignore bumps
@@ -26,6 +30,7 @@ import json
 from pydantic import JsonValue
 
 from remit.reports.model import REPORT_VERSION, RunReport
+from remit.reports.safe import model_json
 
 __all__ = ["REPORT_SCHEMA_ID", "REPORT_SCHEMA_VERSION", "parse_report", "render_json",
            "report_schema", "report_schema_json"]
@@ -46,7 +51,7 @@ def render_json(report: RunReport, *, indent: int | None = 2) -> str:
         report: the report.
         indent: spaces per level; ``None`` writes one compact line (large runs).
     """
-    return report.model_dump_json(indent=indent) + "\n"
+    return model_json(report, indent=indent) + "\n"
 
 
 def parse_report(text: str | bytes) -> RunReport:

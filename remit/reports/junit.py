@@ -26,11 +26,14 @@ per-trial figures: ``mean_reply_issues`` (per trial, every kind together) and
 ``reply_issue_rate`` (the share of trials with at least one; a suite gives its interval
 too, ``reply_issue_rate.low`` and ``.high``). The ``<testsuites>`` element carries the
 run's id.
+
+Every string taken from the stored run goes through :func:`remit.reports.safe.xml_text`:
+control and bidirectional characters are shown as escapes (``\\x1b``, ``\\u202e``), so
+the file is well-formed XML 1.0 however hostile the agent's text.
 """
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from datetime import UTC
@@ -41,24 +44,23 @@ from remit.harness.aggregate import reply_issues_by_kind
 from remit.harness.rates import RATES
 from remit.harness.stats import Interval
 from remit.reports.model import ModeReport, RunReport, ScenarioCell, TrialRow
+from remit.reports.safe import xml_text
 
 __all__ = ["MAX_EXPLAINED", "render_junit"]
 
 MAX_EXPLAINED = 3
 """Failing trials explained in full per test case (the others list their failures)."""
 
-_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-
 
 def _text(value: object) -> str:
-    """XML 1.0 cannot carry control characters: drop them."""
-    return _ILLEGAL.sub("", str(value))
+    """A value as XML text (:func:`xml_text`)."""
+    return xml_text(str(value))
 
 
 def _props(parent: ET.Element, pairs: Sequence[tuple[str, object]]) -> None:
     element = ET.SubElement(parent, "properties")
     for name, value in pairs:
-        ET.SubElement(element, "property", name=name, value=_text(value))
+        ET.SubElement(element, "property", name=_text(name), value=_text(value))
 
 
 def _interval(name: str, interval: Interval) -> list[tuple[str, object]]:
@@ -140,8 +142,8 @@ def _classname(suite_id: str, scenario_id: str) -> str:
 def _case(suite: ET.Element, suite_id: str, scenario_id: str, cell: ScenarioCell | None,
           trials: Sequence[TrialRow]) -> tuple[bool, bool]:
     """One test case; returns (failed, skipped)."""
-    case = ET.SubElement(suite, "testcase", classname=_classname(suite_id, scenario_id),
-                         name=trials[0].mode)
+    case = ET.SubElement(suite, "testcase", classname=_text(_classname(suite_id, scenario_id)),
+                         name=_text(trials[0].mode))
     seconds = _seconds(trials)
     if seconds is not None:
         case.set("time", f"{seconds:.3f}")
@@ -182,7 +184,7 @@ def render_junit(report: RunReport) -> str:
     order = [s.scenario_id for s in report.scenarios]
     totals = [0, 0, 0]
     for mode in report.modes:
-        suite = ET.SubElement(root, "testsuite", name=mode.mode,
+        suite = ET.SubElement(root, "testsuite", name=_text(mode.mode),
                               timestamp=f"{m.started_at.astimezone(UTC):%Y-%m-%dT%H:%M:%S}")
         _props(suite, [("run_id", m.run_id), ("suite", m.suite_id),
                        ("agent", m.agent_id), ("scorer_version", m.scorer_version),

@@ -15,6 +15,12 @@ model usage and reply issues when its agent reports them; the transcript follows
 rate the run's scorer did not measure reads ``n/a``. Long sections are capped
 (:data:`MAX_SCENARIO_ROWS`, :data:`MAX_TRAILS`...) with a note saying how much was left
 out; the JSON report holds everything.
+
+Every string taken from the stored run (the agent's text above all: its messages, its
+``end`` summary, the ids and SKUs it invented, its exception texts, the claims the scorer
+quotes) is written through :func:`remit.reports.safe.md_text`, or inside a fenced block
+through :func:`remit.reports.safe.md_block`, so it renders as written and adds no HTML,
+link, image or table cell.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ from remit.reports.model import (
     TradeoffRow,
     TrialRow,
 )
+from remit.reports.safe import md_block, md_code, md_text, visible
 
 __all__ = ["MAX_CURVE_POINTS", "MAX_FLIPS", "MAX_SCENARIO_ROWS", "MAX_TRAILS",
            "render_comparison_markdown", "render_markdown"]
@@ -57,16 +64,13 @@ _MAX_TRANSCRIPT = 40
 _TEXT_CHARS = 160
 
 
-def _cell(text: object) -> str:
-    return " ".join(str(text).split()).replace("|", "\\|")
-
-
 def _table(header: Sequence[str], rows: Iterable[Sequence[object]],
            right: Sequence[int] = ()) -> list[str]:
+    """A table of cells that are Markdown already: numbers, remit's own words, and
+    stored text through :func:`md_text` (which escapes ``|``)."""
     align = ["---:" if i in right else "---" for i in range(len(header))]
-    lines = ["| " + " | ".join(_cell(h) for h in header) + " |",
-             "| " + " | ".join(align) + " |"]
-    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(align) + " |"]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
     return lines
 
 
@@ -86,7 +90,9 @@ def _per_item(interval: Interval) -> str:
 
 
 def _clip(text: str, limit: int = _TEXT_CHARS) -> str:
-    text = " ".join(text.split())
+    """``text`` on one line (its controls shown first: white space such as CR is shown,
+    not folded), cut to ``limit`` characters."""
+    text = " ".join(visible(text).split())
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
@@ -96,7 +102,7 @@ def _count(n: int, word: str) -> str:
 
 def _money(money: Money) -> str:
     """Model costs are often fractions of a cent: four decimals, not two."""
-    return f"{money.amount:,.4f} {money.currency}"
+    return f"{money.amount:,.4f} {md_text(money.currency)}"
 
 
 def _usage(usage: AgentUsage) -> list[str]:
@@ -104,7 +110,7 @@ def _usage(usage: AgentUsage) -> list[str]:
     cost = "unpriced" if usage.cost is None else _money(usage.cost)
     return [f"- model: {_count(usage.model_calls, 'call')}, tokens in / out "
             f"{usage.prompt_tokens:,} / {usage.completion_tokens:,}, cost {cost}",
-            f"- reply issues: {reply_issues_text(usage.reply_issues)}"]
+            f"- reply issues: {md_text(reply_issues_text(usage.reply_issues))}"]
 
 
 # -- sections ------------------------------------------------------------------------------
@@ -116,13 +122,14 @@ def _manifest(report: RunReport) -> list[str]:
     dirty = " (dirty)" if m.git_dirty else ""
     ended = f"{m.ended_at:%Y-%m-%d %H:%M:%S}" if m.ended_at else "unfinished"
     rows = [
-        ("run", m.run_id),
-        ("suite", f"{m.suite_id} ({m.suite_fingerprint[:12]})"),
-        ("agent", f"{m.agent_id} (config {m.agent_config_hash[:12]})"),
-        ("modes", ", ".join(f"{x.name} ({x.fingerprint[:12]})" for x in m.modes)),
+        ("run", md_text(m.run_id)),
+        ("suite", md_text(f"{m.suite_id} ({m.suite_fingerprint[:12]})")),
+        ("agent", md_text(f"{m.agent_id} (config {m.agent_config_hash[:12]})")),
+        ("modes", md_text(", ".join(f"{x.name} ({x.fingerprint[:12]})" for x in m.modes))),
         ("trials x seed", f"{m.trials} x seed {m.seed}"),
         ("errors", f"{m.error_treatment.retries} retries, then {m.error_treatment.on_exhausted}"),
-        ("remit", f"{m.remit_version}, scorer {m.scorer_version}, commit {commit}{dirty}"),
+        ("remit", md_text(f"{m.remit_version}, scorer {m.scorer_version}, commit "
+                          f"{commit}{dirty}")),
         ("time", f"{m.started_at:%Y-%m-%d %H:%M:%S} -> {ended} UTC"),
     ]
     return ["## Manifest", "", *_table(("field", "value"), rows)]
@@ -164,7 +171,7 @@ def _modes(report: RunReport) -> list[str]:
                                        else "-" for m in modes)],
         ]
     kinds = sorted({kind for m in modes for kind in m.reply_issues})
-    rows += [[f"reply issues: {kind}", *(str(m.reply_issues.get(kind, 0)) for m in modes)]
+    rows += [[f"reply issues: {md_text(kind)}", *(str(m.reply_issues.get(kind, 0)) for m in modes)]
              for kind in kinds]
     shown = "" if ks == every else (f" pass^k is shown at k = {', '.join(map(str, ks))} of "
                                     f"1..{every[-1]}; the JSON report holds every k.")
@@ -178,10 +185,10 @@ def _modes(report: RunReport) -> list[str]:
     return ["## Per-mode results", "",
             f"Rates carry Wilson 95% intervals and are shares of trials: {_READING} Means "
             f"are per trial.{shown}{issues}{unmeasured}", "",
-            *_table(("metric", *(m.mode for m in modes)), rows, right=right), "",
+            *_table(("metric", *(md_text(m.mode) for m in modes)), rows, right=right), "",
             "Per item, pooled over the counted trials: unsupported (or abandoned) / items, "
             "`-` when there was none; the intervals are in the JSON report.", "",
-            *_table(("per item", *(m.mode for m in modes)), items, right=right)]
+            *_table(("per item", *(md_text(m.mode) for m in modes)), items, right=right)]
 
 
 _READING = ("a trial with several wrong SKUs, unsupported claims or hand-offs counts once; "
@@ -203,27 +210,30 @@ def _curve_points(ks: Sequence[int]) -> list[int]:
 
 
 def _comparison(c: ModeComparison) -> list[str]:
-    lines = [f"### {c.b} vs {c.a}", "",
-             f"- pass^1: {c.a} {c.pass1_a:.2f}, {c.b} {c.pass1_b:.2f} over "
+    a, b = md_text(c.a), md_text(c.b)
+    lines = [f"### {b} vs {a}", "",
+             f"- pass^1: {a} {c.pass1_a:.2f}, {b} {c.pass1_b:.2f} over "
              f"{_count(c.n_paired, 'paired scenario')}",
-             f"- delta ({c.b} - {c.a}): {c.delta:+.3f}, {c.confidence:.0%} paired bootstrap "
+             f"- delta ({b} - {a}): {c.delta:+.3f}, {c.confidence:.0%} paired bootstrap "
              f"[{c.delta_low:+.3f}, {c.delta_high:+.3f}]; McNemar exact p = {c.mcnemar_p:.4f}",
-             f"- scenarios passing only in {c.b}: {c.b01}; only in {c.a}: {c.b10}"]
+             f"- scenarios passing only in {b}: {c.b01}; only in {a}: {c.b10}"]
     for flip in c.flips[:MAX_FLIPS]:
-        lines.append(f"  - flip: `{flip.scenario_id}`: {flip.outcome_a} -> {flip.outcome_b}")
+        lines.append(f"  - flip: {md_code(flip.scenario_id)}: {flip.outcome_a} -> "
+                     f"{flip.outcome_b}")
     if len(c.flips) > MAX_FLIPS:
         lines.append(f"  - ... and {len(c.flips) - MAX_FLIPS} more flips (see the JSON report)")
-    lines += [f"- not paired: {m}" for m in c.missing]
-    lines += [f"- **warning**: {w}" for w in c.warnings]
-    return [*lines, "", *_tradeoff(c.a, c.b, c.tradeoff)]
+    lines += [f"- not paired: {md_text(m)}" for m in c.missing]
+    lines += [f"- **warning**: {md_text(w)}" for w in c.warnings]
+    return [*lines, "", *_tradeoff(a, b, c.tradeoff)]
 
 
 def _tradeoff(a: str, b: str, tradeoff: Sequence[TradeoffRow], *,
               difference: str = "") -> list[str]:
-    """The trade-off of sides ``a`` and ``b`` (their labels): a sentence naming what
-    each side is better on, the table (its difference column headed ``difference``,
-    default ``b - a`` in labels), and the per-item rates in a second table."""
-    wins = [(label, [t.label for t in tradeoff if t.favours == side])
+    """The trade-off of sides ``a`` and ``b`` (their labels, as Markdown): a sentence
+    naming what each side is better on, the table (its difference column headed
+    ``difference``, default ``b - a`` in labels), and the per-item rates in a second
+    table."""
+    wins = [(label, [md_text(t.label) for t in tradeoff if t.favours == side])
             for label, side in ((b, "b"), (a, "a"))]
     verdict = "; ".join(f"{label} is better on {', '.join(metrics)}"
                         for label, metrics in wins if metrics) or "no clear difference"
@@ -243,9 +253,10 @@ def _tradeoff(a: str, b: str, tradeoff: Sequence[TradeoffRow], *,
 
 
 def _tradeoff_row(t: TradeoffRow) -> tuple[str, ...]:
-    return (t.label, f"{t.value_a:.2f}", f"{t.value_b:.2f}", f"{t.difference:+.2f}",
+    return (md_text(t.label), f"{t.value_a:.2f}", f"{t.value_b:.2f}", f"{t.difference:+.2f}",
             _interval(t.low, t.high), "" if t.p_value is None else f"{t.p_value:.4f}",
-            t.better or ("-" if t.p_value is None else "no clear difference"))
+            md_text(t.better) if t.better
+            else ("-" if t.p_value is None else "no clear difference"))
 
 
 def _interval(low: float | None, high: float | None) -> str:
@@ -269,6 +280,7 @@ def _cells(modes: Sequence[str], cells: Sequence[BreakdownCell]) -> list[str]:
 
 def _breakdown(report: RunReport) -> list[str]:
     modes = [m.mode for m in report.modes]
+    heads = [md_text(m) for m in modes]
     right = range(2, len(modes) + 2)
     b = report.breakdown
     lines = ["## Breakdown", ""]
@@ -279,16 +291,17 @@ def _breakdown(report: RunReport) -> list[str]:
         lines += ["No scenario carries tags (handwritten scenarios): no per-group breakdown.",
                   ""]
     for facet in facets:
-        rows = [(r.value, r.scenarios, *_cells(modes, r.cells))
+        rows = [(md_text(r.value), r.scenarios, *_cells(modes, r.cells))
                 for r in b.facets if r.facet == facet]
-        lines += [f"### By {facet}", "", *_table((facet, "scenarios", *modes), rows, right), ""]
+        lines += [f"### By {md_text(facet)}", "",
+                  *_table((md_text(facet), "scenarios", *heads), rows, right), ""]
     source = ("the scenarios' tags" if b.handoffs_source == "tags"
               else "the owner steps of the reference plans")
     rows = [(r.handoffs, r.scenarios, *_cells(modes, r.cells)) for r in b.handoffs]
     lines += ["### Success by required hand-offs", "",
               f"Passed/trials (pass rate) by the number of owner actions the scenario needs, "
               f"from {source}.", "",
-              *_table(("hand-offs", "scenarios", *modes), rows, right)]
+              *_table(("hand-offs", "scenarios", *heads), rows, right)]
     return lines
 
 
@@ -299,15 +312,15 @@ def _failure_causes(report: RunReport) -> list[str]:
     rows = []
     for cause in report.failure_causes:
         counts = {c.mode: c.count for c in cause.by_mode}
-        first = ", ".join(cause.scenarios[:3])
+        first = md_text(", ".join(cause.scenarios[:3]))
         more = f" (+{len(cause.scenarios) - 3})" if len(cause.scenarios) > 3 else ""
-        rows.append((cause.expectation, cause.rule or "-", cause.trials,
+        rows.append((md_text(cause.expectation), md_text(cause.rule or "-"), cause.trials,
                      *(counts.get(m, 0) for m in modes), f"{first}{more}",
-                     _clip(cause.example, 120)))
+                     md_text(_clip(cause.example, 120))))
     return ["## Failure causes", "",
             "Failing trials grouped by the broken expectation and the fit rule it names.", "",
-            *_table(("expectation", "rule", "trials", *modes, "scenarios", "example"), rows,
-                    right=range(2, len(modes) + 3))]
+            *_table(("expectation", "rule", "trials", *(md_text(m) for m in modes), "scenarios",
+                     "example"), rows, right=range(2, len(modes) + 3))]
 
 
 def _scenarios(report: RunReport) -> list[str]:
@@ -321,14 +334,16 @@ def _scenarios(report: RunReport) -> list[str]:
     table = []
     for row in rows:
         cells = {c.mode: c for c in row.cells}
-        flips = "; ".join(f"{f.a} {f.outcome_a} -> {f.b} {f.outcome_b}" for f in row.flips)
-        table.append((row.scenario_id, *(
+        flips = "; ".join(f"{md_text(f.a)} {f.outcome_a} -> {md_text(f.b)} {f.outcome_b}"
+                          for f in row.flips)
+        table.append((md_text(row.scenario_id), *(
             f"{cells[m].passes}/{cells[m].trials}" + ("" if cells[m].pass_hat_k else " x")
-            if m in cells else "-" for m in modes), flips or ""))
+            if m in cells else "-" for m in modes), flips))
     lines = ["## Per-scenario results", "",
              "Passes/trials per mode; `x` marks a scenario that is not reliable "
              "(pass^k = 0 at k = trials).", "",
-             *_table(("scenario", *modes, "flips"), table, right=range(1, len(modes) + 1))]
+             *_table(("scenario", *(md_text(m) for m in modes), "flips"), table,
+                     right=range(1, len(modes) + 1))]
     if capped:
         lines += ["", f"({len(report.scenarios) - MAX_SCENARIO_ROWS} more scenarios left "
                       "out; failing scenarios are listed first; see the JSON report)"]
@@ -377,7 +392,7 @@ def _sentences(title: str, sentences: Sequence[str]) -> list[str]:
     """A titled sub-list of a trial's sentences (at most eight), or nothing."""
     if not sentences:
         return []
-    lines = [f"- {title}:", *(f"  - {_clip(s, 200)}" for s in sentences[:8])]
+    lines = [f"- {title}:", *(f"  - {md_text(_clip(s, 200))}" for s in sentences[:8])]
     if len(sentences) > 8:
         lines.append(f"  - ... and {len(sentences) - 8} more")
     return lines
@@ -385,8 +400,8 @@ def _sentences(title: str, sentences: Sequence[str]) -> list[str]:
 
 def _trail(number: int, row: TrialRow, trail: ApprovalTrail) -> list[str]:
     verdict = "passed" if row.passed else "failed"
-    lines = [f"### {number}. `{row.id}`: {verdict}", ""]
-    lines += [f"- broke: {_clip(f, 200)}" for f in row.score.failures[:8]]
+    lines = [f"### {number}. {md_code(row.id)}: {verdict}", ""]
+    lines += [f"- broke: {md_text(_clip(f, 200))}" for f in row.score.failures[:8]]
     if len(row.score.failures) > 8:
         lines.append(f"- ... and {len(row.score.failures) - 8} more")
     score = row.score
@@ -395,24 +410,24 @@ def _trail(number: int, row: TrialRow, trail: ApprovalTrail) -> list[str]:
     lines += _sentences("unsupported citations", score.unsupported_cited)
     lines += _sentences("abandoned hand-offs", score.abandoned)
     lines += _sentences("missing hand-offs", score.missing)
-    lines += [f"- {c}" for c in trail.confirmations]
+    lines += [f"- {md_text(c)}" for c in trail.confirmations]
     if trail.divergence is not None:
         lines.append(f"- left the reference plan at step {trail.divergence.step:02d} "
-                     f"(plan expected {trail.divergence.expected})")
+                     f"(plan expected {md_text(trail.divergence.expected)})")
     elif trail.divergence_note:
-        lines.append(f"- {trail.divergence_note}")
-    lines.append(f"- ended: {_clip(trail.ended, 200)}")
+        lines.append(f"- {md_text(trail.divergence_note)}")
+    lines.append(f"- ended: {md_text(_clip(trail.ended, 200))}")
     if score.no_valid_write:
         lines.append(f"- {NO_VALID_WRITE}")
     if row.score.usage is not None:
         lines += _usage(row.score.usage)
-    lines += ["", "Decisions:", "", "```", *_decision_lines(trail), "```"]
+    lines += ["", "Decisions:", "", *md_block(_decision_lines(trail))]
     transcript = [f"{t.step:02d} [t={t.minute:>3}m] {t.sender} -> {t.to} ({t.tool}): "
                   f"{_clip(t.text)}" for t in trail.transcript]
     if len(transcript) > _MAX_TRANSCRIPT:
         left = len(transcript) - _MAX_TRANSCRIPT
         transcript = [*transcript[:_MAX_TRANSCRIPT], f"... {_count(left, 'more message')}"]
-    lines += ["", "Transcript:", "", "```", *(transcript or ["(no message)"]), "```"]
+    lines += ["", "Transcript:", "", *md_block(transcript or ["(no message)"])]
     return lines
 
 
@@ -454,12 +469,12 @@ def render_markdown(report: RunReport) -> str:
         '# remit report: run r-20261129-155149-46373e'
     """
     m = report.manifest
-    head = [f"# remit report: run {m.run_id}", "",
-            f"{m.agent_id} on suite {m.suite_id}, modes "
-            f"{', '.join(x.mode for x in report.modes)}; {m.trials} trials per scenario and "
-            f"mode. Report version {report.report_version}, generated "
+    head = [f"# remit report: run {md_text(m.run_id)}", "",
+            f"{md_text(m.agent_id)} on suite {md_text(m.suite_id)}, modes "
+            f"{md_text(', '.join(x.mode for x in report.modes))}; {m.trials} trials per "
+            f"scenario and mode. Report version {md_text(report.report_version)}, generated "
             f"{report.generated_at.astimezone(UTC):%Y-%m-%d %H:%M} UTC.", ""]
-    head += [f"> {note}" for note in report.notes]
+    head += [f"> {md_text(note)}" for note in report.notes]
     sections = [_manifest(report), _modes(report), _comparisons(report),
                 _breakdown(report), _failure_causes(report), _scenarios(report),
                 _trails(report)]
@@ -485,13 +500,14 @@ def render_comparison_markdown(report: ComparisonReport) -> str:
         '# remit comparison: runs r-A (baseline) vs r-B (oracle), mode dual_control, ...'
     """
     c = report.comparison
-    a, b = c.a.label, c.b.label
-    lines = [f"# remit comparison: {c.title}", "",
+    a, b = md_text(c.a.label), md_text(c.b.label)
+    lines = [f"# remit comparison: {md_text(c.title)}", "",
              f"Side a is {a}, side b is {b}; differences are b - a. Generated "
              f"{report.generated_at.astimezone(UTC):%Y-%m-%d %H:%M} UTC.", ""]
-    lines += [f"> **warning**: {w}" for w in c.warnings]
+    lines += [f"> **warning**: {md_text(w)}" for w in c.warnings]
+    sides = [(field, md_text(va), md_text(vb)) for field, va, vb in side_rows(report)]
     lines += ([""] if c.warnings else []) + [
-              "## Sides", "", *_table(("", f"a: {a}", f"b: {b}"), side_rows(report)),
+              "## Sides", "", *_table(("", f"a: {a}", f"b: {b}"), sides),
               "", "## Metrics", "",
               f"- pass^1: {a} {c.pass1_a:.2f}, {b} {c.pass1_b:.2f} over "
               f"{_count(c.n_paired, 'paired scenario')}",
@@ -501,8 +517,9 @@ def render_comparison_markdown(report: ComparisonReport) -> str:
               *_tradeoff(a, b, report.tradeoff, difference="b - a"), "",
               f"## Flips ({len(report.flips)})", ""]
     if report.flips:
-        rows = [(f"`{f.scenario_id}`", f.outcome_a, f.outcome_b,
-                 f"`remit trail {f.trial_a.id}`", f"`remit trail {f.trial_b.id}`")
+        rows = [(md_code(f.scenario_id, cell=True), f.outcome_a, f.outcome_b,
+                 md_code(f"remit trail {f.trial_a.id}", cell=True),
+                 md_code(f"remit trail {f.trial_b.id}", cell=True))
                 for f in report.flips]
         lines += ["Scenarios that pass on one side and fail on the other (a scenario passes "
                   "when all its trials passed); each side's trail is one command away (on "
@@ -512,6 +529,6 @@ def render_comparison_markdown(report: ComparisonReport) -> str:
         lines.append("No scenario flips.")
     if c.missing:
         lines += ["", f"## Not paired ({len(c.missing)})", ""]
-        lines += [f"- `{m.scenario_id}`: missing on {a if m.missing_on == 'a' else b} "
-                  f"({m.reason.replace('_', ' ')})" for m in c.missing]
+        lines += [f"- {md_code(m.scenario_id)}: missing on {a if m.missing_on == 'a' else b} "
+                  f"({md_text(m.reason.replace('_', ' '))})" for m in c.missing]
     return "\n".join(lines) + "\n"

@@ -23,9 +23,9 @@ Marks (each carries a ``<title>``, the browser's tooltip, so no script is needed
 from __future__ import annotations
 
 from collections.abc import Sequence
-from html import escape
 
 from remit.reports.model import ApprovalTrail, DecisionRow, TranscriptLine
+from remit.reports.safe import html_text
 
 __all__ = ["LANES", "SWIMLANE_LEGEND", "SWIMLANE_STYLE", "swimlane_svg"]
 
@@ -108,7 +108,7 @@ def _message(line: TranscriptLine, x: float) -> str:
     y1, y2 = _lane_y(line.sender), _lane_y(line.to)
     css = _MESSAGE_CLASS.get(line.tool, "t-msg")
     handoff = f" [{line.handoff_id}]" if line.handoff_id else ""
-    tip = escape(f"{line.step} @{line.minute}m {line.sender} {line.tool} -> {line.to}{handoff}")
+    tip = html_text(f"{line.step} @{line.minute}m {line.sender} {line.tool} -> {line.to}{handoff}")
     if y1 is None or y2 is None or y1 == y2:
         y = y1 if y1 is not None else y2
         if y is None:
@@ -128,8 +128,8 @@ def _decision(row: DecisionRow, x: float) -> str:
     deciding = ", ".join(row.deciding) or "no grant"
     reasons = row.unmet or (() if row.allowed else row.reasons)
     why = "".join(f"; {reason}" for reason in reasons)  # in full: a tooltip wraps
-    tip = escape(f"{row.step} @{row.minute}m {row.role} {row.action} {verdict} by "
-                 f"{deciding}{why}")
+    tip = html_text(f"{row.step} @{row.minute}m {row.role} {row.action} {verdict} by "
+                    f"{deciding}{why}")
     square = (f'<rect class="{"ok" if row.allowed else "no"}" x="{_n(x - 4.5)}" '
               f'y="{_n(y - 4.5)}" width="9" height="9"><title>{tip}</title></rect>')
     other = _lane_y(row.authority) if row.allowed and row.authority else None
@@ -137,7 +137,7 @@ def _decision(row: DecisionRow, x: float) -> str:
         return square
     return (f'<line class="au" x1="{_n(x)}" y1="{_n(y)}" x2="{_n(x)}" y2="{_n(other)}"/>'
             f'<circle class="auc" cx="{_n(x)}" cy="{_n(other)}" r="4.5"><title>{tip} '
-            f"(under {row.authority}'s authority)</title></circle>{square}")
+            f"(under {html_text(row.authority or '')}'s authority)</title></circle>{square}")
 
 
 def _columns(trail: ApprovalTrail) -> list[tuple[int, int]]:
@@ -199,13 +199,13 @@ def swimlane_svg(trail: ApprovalTrail, label: str) -> str:
     bottom = _TOP + _LANE * len(LANES)
     height = bottom + _BOTTOM
     parts = [f'<svg class="swimlane" width="{_n(width)}" height="{height}" '
-             f'viewBox="0 0 {_n(width)} {height}" role="img" aria-label="{escape(label)}">',
+             f'viewBox="0 0 {_n(width)} {height}" role="img" aria-label="{html_text(label)}">',
              *_lanes(width)]
     if trail.divergence is not None:
         x = xs[trail.divergence.step]
-        tip = escape(f"first divergence at step {trail.divergence.step} "
-                     f"(t={trail.divergence.minute}m): plan expected "
-                     f"{trail.divergence.expected}")
+        tip = html_text(f"first divergence at step {trail.divergence.step} "
+                        f"(t={trail.divergence.minute}m): plan expected "
+                        f"{trail.divergence.expected}")
         parts.append(f'<rect class="dv" x="{_n(x - column / 2)}" y="{_TOP - 4}" '
                      f'width="{_n(column)}" height="{bottom - _TOP + 8}"><title>{tip}</title>'
                      "</rect>")

@@ -42,10 +42,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
-from html import escape
 
 from remit.harness.scoring import NO_VALID_WRITE, TrialScore, reply_issues_text
 from remit.reports.model import ApprovalTrail, DecisionRow, RunReport, TranscriptLine, TrialRow
+from remit.reports.safe import html_text
 from remit.reports.swimlane import swimlane_svg
 
 __all__ = [
@@ -162,15 +162,15 @@ def _facts(row: TrialRow, unmeasured: Collection[str]) -> str:
              else f"{usage.cost.amount:,.4f} {usage.cost.currency}"),
             ("reply issues", issues),
         ]
-    cells = "".join(f"<div><dt>{escape(k)}</dt><dd>{escape(v)}</dd></div>" for k, v in pairs)
+    cells = "".join(f"<div><dt>{html_text(k)}</dt><dd>{html_text(v)}</dd></div>" for k, v in pairs)
     return f'<dl class="facts">{cells}</dl>'
 
 
 def _sentences(title: str, sentences: Sequence[str], css: str) -> str:
     if not sentences:
         return ""
-    items = "".join(f"<li>{escape(s)}</li>" for s in sentences)
-    return f'<p class="sub">{escape(title)}</p><ul class="{css}">{items}</ul>'
+    items = "".join(f"<li>{html_text(s)}</li>" for s in sentences)
+    return f'<p class="sub">{html_text(title)}</p><ul class="{css}">{items}</ul>'
 
 
 def _effect(row: DecisionRow) -> str:
@@ -178,25 +178,25 @@ def _effect(row: DecisionRow) -> str:
     stopped an allowed write, shown like a denial (its message is under the row)."""
     code = row.effect_error
     if code is not None:
-        return f'<span class="no">{escape(code)}</span>'
+        return f'<span class="no">{html_text(code)}</span>'
     if not row.effect:
         return '<span class="muted">&#8212;</span>'
     if _VERSION.fullmatch(row.effect):
         return f'<span class="fx">new version {row.effect}</span>'
-    return f'<span class="fx">{escape(row.effect).replace(" -&gt; ", " &#8594; ")}</span>'
+    return f'<span class="fx">{html_text(row.effect).replace(" -&gt; ", " &#8594; ")}</span>'
 
 
 def _why(row: DecisionRow) -> str:
     """Why a decision went as it did, for the full-width row under it: a denial's unmet
     conditions and its other reasons, the message of the error that stopped an allowed
     write, then the evidence cited ("" when there is none of these)."""
-    unmet = [f'<div class="unmet"><b>unmet:</b> {escape(u)}</div>' for u in row.unmet]
+    unmet = [f'<div class="unmet"><b>unmet:</b> {html_text(u)}</div>' for u in row.unmet]
     reasons = [] if row.allowed else [
-        f'<div><b>reason:</b> {escape(r)}</div>' for r in row.reasons if r not in row.unmet]
+        f'<div><b>reason:</b> {html_text(r)}</div>' for r in row.reasons if r not in row.unmet]
     code = row.effect_error
     stopped = [] if code is None else [
-        f'<div class="stopped"><b>{escape(code)}:</b> {escape(row.effect_reason)}</div>']
-    evidence = [f'<div class="ev">evidence: {escape(", ".join(row.evidence))}</div>'] \
+        f'<div class="stopped"><b>{html_text(code)}:</b> {html_text(row.effect_reason)}</div>']
+    evidence = [f'<div class="ev">evidence: {html_text(", ".join(row.evidence))}</div>'] \
         if row.evidence else []
     return "".join([*unmet, *reasons, *stopped, *evidence])
 
@@ -220,21 +220,23 @@ def _decision_row(row: DecisionRow) -> str:
     verdict = '<span class="ok">allowed</span>' if row.allowed else \
         '<span class="no">DENIED</span>'
     version = f"v{row.version} " if row.version is not None else ""
-    borrowed = (f'<div class="under">under <span class="borrowed">{escape(row.authority)}'
+    borrowed = (f'<div class="under">under <span class="borrowed">{html_text(row.authority)}'
                 "</span>'s authority</div>"
                 if row.authority and row.authority != row.role else "")
-    handoff = f'<div class="id">answers {escape(row.handoff_id)}</div>' if row.handoff_id \
+    handoff = f'<div class="id">answers {html_text(row.handoff_id)}</div>' if row.handoff_id \
         else ""
     mark = "&gt;&gt;" if row.diverges else ""
     marked = ' class="diverges"' if row.diverges else ""
     main = (f'<tr{marked}><td class="mk">{mark}</td>'
             f'<td>{row.step}<div class="id">{row.minute}m</div></td>'
-            f'<td>{escape(row.role)}<div class="id">{escape(row.actor_id)}</div>{borrowed}</td>'
-            f"<td>{escape(row.action)}{handoff}</td>"
-            f"<td>{escape(row.quote_id)} {version}<code>{escape(row.version_hash)}</code></td>"
+            f'<td>{html_text(row.role)}<div class="id">{html_text(row.actor_id)}</div>'
+            f"{borrowed}</td>"
+            f"<td>{html_text(row.action)}{handoff}</td>"
+            f"<td>{html_text(row.quote_id)} {version}"
+            f"<code>{html_text(row.version_hash)}</code></td>"
             f"<td>{verdict}</td>"
             f'<td class="effect">{_effect(row)}</td>'
-            f'<td class="grants">{"<br>".join(escape(g) for g in row.deciding) or "&#8212;"}'
+            f'<td class="grants">{"<br>".join(html_text(g) for g in row.deciding) or "&#8212;"}'
             "</td></tr>")
     why = _why(row)
     if not why:
@@ -261,14 +263,15 @@ def _transcript(lines: Sequence[TranscriptLine], diverged: int | None) -> str:
     for line in lines:
         marked = diverged is not None and line.step == diverged
         css = ' class="diverges"' if marked else ""
-        tool = "" if line.tool == "message" else f' <span class="tool">{escape(line.tool)}</span>'
-        handoff = f' <span class="tool">{escape(line.handoff_id)}</span>' if line.handoff_id \
+        tool = "" if line.tool == "message" else \
+            f' <span class="tool">{html_text(line.tool)}</span>'
+        handoff = f' <span class="tool">{html_text(line.handoff_id)}</span>' if line.handoff_id \
             else ""
         items.append(
             f'<li{css}><div class="who">'
             f"{'&gt;&gt; ' if marked else ''}{line.step} &#183; {line.minute}m &#183; "
-            f"<b>{escape(line.sender)}</b> &#8594; {escape(line.to)}{tool}{handoff}</div>"
-            f'<div class="said">{escape(line.text)}</div></li>')
+            f"<b>{html_text(line.sender)}</b> &#8594; {html_text(line.to)}{tool}{handoff}</div>"
+            f'<div class="said">{html_text(line.text)}</div></li>')
     return f'<ol class="transcript">{"".join(items)}</ol>'
 
 
@@ -278,18 +281,19 @@ def _trail(row: TrialRow, trail: ApprovalTrail) -> str:
         d = trail.divergence
         parts.append(f'<p class="divergence">&gt;&gt; The agent left the reference plan at '
                      f"step {d.step} (t={d.minute}m); the plan expected "
-                     f"<code>{escape(d.expected)}</code>.</p>")
+                     f"<code>{html_text(d.expected)}</code>.</p>")
     elif trail.divergence_note:
-        parts.append(f'<p class="muted">No divergence marked: {escape(trail.divergence_note)}.</p>')
+        parts.append('<p class="muted">No divergence marked: '
+                     f"{html_text(trail.divergence_note)}.</p>")
     if trail.explanation:
-        lines = "".join(f'<span class="ln">{escape(line)}\n</span>'
+        lines = "".join(f'<span class="ln">{html_text(line)}\n</span>'
                         for line in trail.explanation.splitlines())
         parts.append('<details class="explain"><summary>Shortest explaining trail</summary>'
                      f'<pre class="explain">{lines}</pre></details>')
     lane = swimlane_svg(trail, f"swimlane of {row.id}")
     if lane:
         parts.append(f'<p class="sub">Swimlane</p><div class="scroll">{lane}</div>')
-    confirmations = "".join(f"<li>{escape(c)}</li>" for c in trail.confirmations)
+    confirmations = "".join(f"<li>{html_text(c)}</li>" for c in trail.confirmations)
     diverged = trail.divergence.step if trail.divergence is not None else None
     parts.append(
         '<div class="cols"><div class="col">'
@@ -316,7 +320,7 @@ def trial_section(row: TrialRow, *, scenario_link: bool = True,
     css = "trial pass" if row.passed else "trial fail"
     sign = "&#10003;" if row.passed else "&#10007;"
     back = (f' &#183; <a href="#{scenario_anchor(row.scenario_id)}">scenario '
-            f"{escape(row.scenario_id)}</a>") if scenario_link else ""
+            f"{html_text(row.scenario_id)}</a>") if scenario_link else ""
     score = row.score
     body = [_facts(row, unmeasured),
             _sentences("Broken expectations", score.failures, "broke"),
@@ -331,10 +335,10 @@ def trial_section(row: TrialRow, *, scenario_link: bool = True,
         body.append('<p class="muted">The approval trail of this trial was not kept in the '
                     "report (see the trail policy in the header).</p>")
     return (f'<details class="{css}" id="{trial_anchor(row.id)}"><summary>'
-            f'<span class="sign">{sign}</span> <b>{escape(row.scenario_id)}</b> &#183; '
-            f"{escape(row.mode)} &#183; trial {row.trial} &#8212; "
-            f'<span class="first">{escape(first)}</span></summary>'
-            f'<div class="body"><p class="muted">{escape(row.id)}{back}</p>'
+            f'<span class="sign">{sign}</span> <b>{html_text(row.scenario_id)}</b> &#183; '
+            f"{html_text(row.mode)} &#183; trial {row.trial} &#8212; "
+            f'<span class="first">{html_text(first)}</span></summary>'
+            f'<div class="body"><p class="muted">{html_text(row.id)}{back}</p>'
             f'{"".join(body)}</div></details>\n')
 
 
@@ -389,7 +393,7 @@ def _trial_links(trials: Sequence[TrialRow]) -> str:
 
 def _mode_line(mode: str, trials: Sequence[TrialRow], shown: set[str]) -> str:
     passed = sum(t.passed for t in trials)
-    parts = [f"<b>{escape(mode)}</b>: {passed}/{len(trials)} passed"]
+    parts = [f"<b>{html_text(mode)}</b>: {passed}/{len(trials)} passed"]
     failing = [t for t in trials if not t.passed and t.id in shown]
     examples = [t for t in trials if t.passed and t.id in shown]
     if failing:
@@ -420,16 +424,16 @@ def scenario_sections(report: RunReport, shown: set[str]) -> str:
     parts = []
     for s in report.scenarios:
         modes = by_scenario.get(s.scenario_id, {})
-        counts = " &#183; ".join(f"{escape(c.mode)} {c.passes}/{c.trials}" for c in s.cells)
+        counts = " &#183; ".join(f"{html_text(c.mode)} {c.passes}/{c.trials}" for c in s.cells)
         failing = any(c.passes < c.trials for c in s.cells)
-        tags = ", ".join(f"{escape(k)}={escape(v)}" for k, v in sorted(s.tags.items()))
-        flips = "".join(f"<li>flips: {escape(f.a)} {f.outcome_a} &#8594; {escape(f.b)} "
+        tags = ", ".join(f"{html_text(k)}={html_text(v)}" for k, v in sorted(s.tags.items()))
+        flips = "".join(f"<li>flips: {html_text(f.a)} {f.outcome_a} &#8594; {html_text(f.b)} "
                         f"{f.outcome_b}</li>" for f in s.flips)
         lines = "".join(_mode_line(m, ts, shown) for m, ts in modes.items())
         parts.append(
             f'<details class="scenario" id="{scenario_anchor(s.scenario_id)}"><summary>'
             f'<span class="{"no" if failing else "ok"}">{"&#10007;" if failing else "&#10003;"}'
-            f"</span> <b>{escape(s.scenario_id)}</b> {escape(s.title)} &#8212; {counts}"
+            f"</span> <b>{html_text(s.scenario_id)}</b> {html_text(s.title)} &#8212; {counts}"
             f'</summary><div class="body">'
             + (f'<p class="muted">tags: {tags}</p>' if tags else "")
             + f"<ul>{flips}{lines}</ul></div></details>\n")

@@ -117,7 +117,9 @@ def test_a_case_whose_trials_were_all_excluded_is_skipped(baseline_run: SmallRun
     assert "infrastructure error: TimeoutError: LLM timed out" in (failure.text or "")
 
 
-def test_control_characters_are_dropped(baseline_report: RunReport) -> None:
+def test_control_characters_are_shown_as_escapes(baseline_report: RunReport) -> None:
+    """XML 1.0 cannot hold NUL or ESC: they are written as their escapes, not dropped, so
+    the reader sees that the agent sent them (and the file still parses)."""
     row = baseline_report.trials[0]
     score = row.score.model_copy(update={"passed": False, "failures": ("bad\x00byte: \x1b[0m",)})
     broken = baseline_report.model_copy(update={"trials": (
@@ -125,4 +127,4 @@ def test_control_characters_are_dropped(baseline_report: RunReport) -> None:
         *baseline_report.trials[1:])})
     root = ET.fromstring(render_junit(broken))
     texts = "".join(f.text or "" for f in root.iter("failure"))
-    assert "badbyte: [0m" in texts
+    assert "bad\\x00byte: \\x1b[0m" in texts
