@@ -713,6 +713,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter,
     if _is_worker(config) or not (results or recorded):
         return
     terminalreporter.section("remit summary")
+    from remit.reports.safe import visible
+
     if results:
         from remit.harness.collected import session_summaries
 
@@ -720,31 +722,31 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter,
         agents = session_summaries(results, [m.name for m in settings.modes])
         for agent in agents.values():
             # The title is a line of its own: a table title wraps to the table's width.
-            terminalreporter.write_line(
+            terminalreporter.write_line(visible(
                 f"remit: {agent.agent}: {agent.trials} trial(s) of {agent.scenarios} "
-                f"scenario(s) in {len(agent.summaries)} mode(s), from {agent.tests} test(s)",
+                f"scenario(s) in {len(agent.summaries)} mode(s), from {agent.tests} test(s)"),
                 bold=True)
             terminalreporter.write(_summary_table(config, agent))
         for agent in agents.values():
             for repeat in agent.repeats:
-                terminalreporter.write_line(repeat.line())
+                terminalreporter.write_line(visible(repeat.line()))
     for line, error in recorded:
-        terminalreporter.write_line(line, red=error)
+        terminalreporter.write_line(visible(line), red=error)
 
 
 def _summary_table(config: pytest.Config, agent: AgentSummary) -> str:
     """One agent's per-mode table, as wide as it needs, with colour when the terminal
     has it."""
-    from rich.console import Console
     from rich.measure import Measurement
 
     from remit.reports import mode_table
+    from remit.reports.safe import SafeConsole
 
     table = mode_table(agent.summaries, title="")
     writer = config.get_terminal_writer()
     buffer = io.StringIO()
-    console = Console(file=buffer, highlight=False, force_terminal=writer.hasmarkup,
-                      color_system="standard" if writer.hasmarkup else None)
+    console = SafeConsole(file=buffer, highlight=False, force_terminal=writer.hasmarkup,
+                          color_system="standard" if writer.hasmarkup else None)
     # As wide as the table needs (CI logs do not wrap), at least the terminal's width.
     needed = Measurement.get(console, console.options.update_width(1000), table).maximum
     console.width = max(writer.fullwidth, needed)

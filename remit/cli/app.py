@@ -8,9 +8,9 @@ from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
 import typer
-from rich.console import Console
 
 from remit.errors import RemitError
+from remit.reports.safe import SafeConsole
 
 __all__ = ["PROBLEMS_FOUND", "USER_ERROR", "app", "console", "fail", "user_errors"]
 
@@ -31,7 +31,8 @@ app = typer.Typer(
 
 def fail(message: str) -> typer.Exit:
     """Print ``error: message`` on stderr; return the exit to raise (status 2)."""
-    Console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {message}", markup=False)
+    SafeConsole(stderr=True, highlight=False, soft_wrap=True).print(f"error: {message}",
+                                                                    markup=False)
     return typer.Exit(USER_ERROR)
 
 
@@ -53,14 +54,16 @@ PIPED_WIDTH = 160
 (rich would assume 80, truncating ids in tables)."""
 
 
-def console(stderr: bool = False) -> Console:
+def console(stderr: bool = False) -> SafeConsole:
     """A console for one command's output.
 
     Sentences are never wrapped (``soft_wrap``), so a suggested command or a run id
     stays on one line for copying; tables fit the terminal, or :data:`PIPED_WIDTH`
-    columns when the output goes to a file or a pipe.
+    columns when the output goes to a file or a pipe. It is a
+    :class:`~remit.reports.safe.SafeConsole`: whatever an agent wrote prints with its
+    control characters and terminal escape sequences shown, never executed.
     """
-    out = Console(highlight=False, stderr=stderr, soft_wrap=True)
+    out = SafeConsole(highlight=False, stderr=stderr, soft_wrap=True)
     if not out.is_terminal and "COLUMNS" not in os.environ:
-        out = Console(highlight=False, stderr=stderr, soft_wrap=True, width=PIPED_WIDTH)
+        out = SafeConsole(highlight=False, stderr=stderr, soft_wrap=True, width=PIPED_WIDTH)
     return out

@@ -60,6 +60,7 @@ from remit.reports import (
 )
 from remit.reports.build import tradeoff_rows
 from remit.reports.model import TradeoffRow
+from remit.reports.safe import model_json
 from remit.reports.writing import format_for, write_report
 from remit.store import (
     Store,
@@ -538,7 +539,7 @@ def trail(trial_id: Annotated[str, typer.Argument(
         record = store.trial(trial_id)
         manifest = store.manifest(trial_id.split("/", 1)[0])
     if as_json:
-        typer.echo(record.model_dump_json(indent=2))
+        typer.echo(model_json(record))
         return
     scored = record.scored
     suite = suite_of(manifest)

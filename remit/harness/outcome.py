@@ -68,7 +68,9 @@ class ExpectationError(RemitError, AssertionError):
     Its message names the expectation, the scenario, mode and agent, how many trials broke
     it, and for the first of them what broke first, followed by what the score says about
     the agent beside it: that it made no valid write, and its reply issues by kind
-    (:meth:`~remit.harness.TrialScore.notes`).
+    (:meth:`~remit.harness.TrialScore.notes`). It is printed to a terminal, so the agent's
+    text in it is shown through :func:`remit.reports.safe.visible` (control characters and
+    escape sequences as escapes).
 
     Attributes:
         expectation: the expectation, e.g. ``pass^1 >= 0.9`` or ``no wrong variant``.
@@ -86,10 +88,12 @@ class ExpectationError(RemitError, AssertionError):
             record = self.broken[0].record
             said = [*self.broken[0].broke[:1], *record.scored.score.notes()]
             detail = f"; trial {record.scored.trial}: {'; '.join(said)}" if said else ""
-        super().__init__(
+        from remit.reports.safe import visible  # noqa: PLC0415 - remit.reports imports this module
+
+        super().__init__(visible(
             f"expected {expectation} for scenario {outcome.scenario.id!r} in mode "
             f"{outcome.mode.name!r} with agent {outcome.agent!r}: {summary}{detail}"
-        )
+        ))
 
 
 class ScenarioOutcome(BaseModel):
