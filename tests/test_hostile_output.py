@@ -206,14 +206,19 @@ def test_the_markdown_report_fences_or_escapes_every_agent_string(
 
 
 def test_the_junit_report_parses_and_shows_the_escapes(runs: Runs, tmp_path: Path) -> None:
+    roots = {}
     for run_id in (runs.hostile, runs.raising):
         text = _report(runs, tmp_path, f"{run_id}.xml", run_id)
         assert leaks(text) == []
-        root = ET.fromstring(text)
-        failures = "".join(f.text or "" for f in root.iter("failure"))
-        assert "\\x1b[31mRED" in failures or run_id == runs.hostile
-    agent = {p.get("name"): p.get("value") for p in root.iter("property")}["agent"]
-    assert agent is not None and agent.startswith("mcp:<script>") and "\\u202e" in agent
+        roots[run_id] = ET.fromstring(text)
+    raised = roots[runs.raising]
+    failures = "".join(f.text or "" for f in raised.iter("failure"))
+    assert "agent raised RuntimeError: <script>alert(1)</script>" in failures
+    assert "\\x1b[31mRED\\x1b]0;pwned\\x07" in failures
+    agent = {p.get("name"): p.get("value") for p in raised.iter("property")}["agent"]
+    assert agent is not None
+    assert agent.startswith("mcp:<script>")
+    assert "\\u202e" in agent
 
 
 def test_the_json_report_parses_and_keeps_the_agents_text_exactly(

@@ -87,6 +87,8 @@ def visible(text: str) -> str:
         >>> visible("nul\\x00 \\u202eevil")
         'nul\\\\x00 \\\\u202eevil'
     """
+    if text.isprintable():  # the usual case, and fast: every hidden character is not
+        return text
     return _HIDDEN.sub(_notation, text)
 
 
