@@ -111,7 +111,7 @@ def _usage(agent: object) -> AgentUsage | None:
         found = report()
         if not isinstance(found, AgentUsage):
             return None
-        dumped = clean(found.model_dump(mode="json"))
+        dumped = clean(found.model_dump())  # Money stays a model, which clean() keeps
         assert isinstance(dumped, dict)
         issues = dumped.get("reply_issues")
         if isinstance(issues, dict):
