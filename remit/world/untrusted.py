@@ -16,6 +16,8 @@ nothing an agent sends can raise out of a trial or make the trial unstorable:
 - :func:`quote`: an agent's value inside an error message: its ``repr`` when short,
   else a prefix of :data:`QUOTE_CHARS` characters and the full length, so a 1 MB id
   comes back as one short line;
+- :func:`cut_long_values`: the safety net under every error message the world records
+  during a call: any long string of the call's arguments still in it is cut to a quote;
 - :func:`shorten` and :func:`describe_exception`: agent text (an exception's message)
   cleaned and cut to a bound.
 
@@ -46,7 +48,9 @@ __all__ = [
     "check_arguments",
     "clean",
     "clean_text",
+    "cut_long_values",
     "describe_exception",
+    "long_strings",
     "quote",
     "shorten",
     "tool_name",
@@ -135,7 +139,7 @@ class _Scan:
 
     def run(self, arguments: object) -> tuple[dict[str, JsonValue], str | None]:
         if not isinstance(arguments, Mapping):
-            return {}, (f"arguments must be a JSON object, not a {type(arguments).__name__}")
+            return {}, f"arguments must be a JSON object, not of type {type(arguments).__name__}"
         holder: list[JsonValue] = [None]
         stack: list[tuple[object, list[JsonValue] | dict[str, JsonValue], int | str,
                           tuple[str, ...]]] = [(arguments, holder, 0, ())]
@@ -170,8 +174,8 @@ class _Scan:
             return item, None
         if isinstance(item, Mapping | list | tuple):
             return self._container(item, path, stack)
-        return None, (f"the value at {_where(path)} is a {type(item).__name__}, which is "
-                      "not JSON; send strings, numbers, booleans, null, lists and objects")
+        return None, (f"the value at {_where(path)} is of type {type(item).__name__}, which "
+                      "is not JSON; send strings, numbers, booleans, null, lists and objects")
 
     def _string(self, item: str, path: tuple[str, ...]) -> tuple[JsonValue, str | None]:
         if len(item) > MAX_STRING_CHARS:
@@ -200,8 +204,8 @@ class _Scan:
         members: dict[str, JsonValue] = {}
         for key, child in item.items():
             if not isinstance(key, str):
-                return None, (f"a key at {_where(path)} is a {type(key).__name__}; JSON "
-                              "object keys are strings")
+                return None, (f"a key at {_where(path)} is of type {type(key).__name__}; "
+                              "JSON object keys are strings")
             if len(key) > MAX_STRING_CHARS:
                 return None, (f"a key at {_where(path)} has {len(key)} characters, more "
                               f"than the limit of {MAX_STRING_CHARS}")
@@ -294,6 +298,35 @@ def quote(value: object, limit: int = QUOTE_CHARS) -> str:
             return repr(value)
         return f"{value[:limit]!r}… ({len(value)} chars)"
     return shorten(_safe_repr(value, limit), limit)
+
+
+def long_strings(value: JsonValue) -> tuple[str, ...]:
+    """The strings and keys in ``value`` longer than :data:`QUOTE_CHARS`, longest first:
+    what :func:`cut_long_values` must cut from a message."""
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if len(item) > QUOTE_CHARS:
+                found.add(item)
+        elif isinstance(item, dict):
+            found.update(key for key in item if len(key) > QUOTE_CHARS)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return tuple(sorted(found, key=len, reverse=True))
+
+
+def cut_long_values(message: str, values: tuple[str, ...]) -> str:
+    """``message`` with each of ``values`` (an agent's long strings, longest first) that it
+    contains, quoted or not, cut to a short :func:`quote`: the safety net under every
+    error message, whichever code built it."""
+    for value in values:
+        if value in message:
+            message = message.replace(repr(value), quote(value))
+            message = message.replace(value, shorten(value, QUOTE_CHARS))
+    return message
 
 
 def shorten(text: str, limit: int) -> str:

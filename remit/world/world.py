@@ -49,7 +49,7 @@ _LOG = logging.getLogger(__name__)
 
 _SHOWN_ERRORS = 5
 """How many of a call's validation errors its error message describes."""
-_LOCATION_CHARS = 120
+_LOCATION_CHARS = untrusted.QUOTE_CHARS
 _DETAIL_CHARS = 300
 
 
@@ -91,6 +91,7 @@ class World:
         self.step = 0
         self.trail: list[TrailEntry] = []
         self.ended: EndEntry | None = None
+        self._long: tuple[str, ...] = ()
 
     # -- recording ---------------------------------------------------------------------
 
@@ -106,7 +107,9 @@ class World:
             self.inboxes[entry.to].append(entry)
 
     def fail(self, role: Role, tool: str, code: ErrorCode, message: str) -> ToolResult:
-        """Record an error entry and return it as the call's result."""
+        """Record an error entry and return it as the call's result (any long string of
+        the call's arguments still in ``message`` cut to a short quote)."""
+        message = untrusted.cut_long_values(message, self._long)
         self.record(ErrorEntry(step=self.step, minute=self.minute, actor=role, tool=tool,
                                code=code, message=message))
         return ToolResult.failure(tool, code, message)
@@ -139,6 +142,7 @@ class World:
         self.step += 1
         tool = untrusted.tool_name(call.tool)
         arguments, problem = untrusted.check_arguments(call.arguments)
+        self._long = (tool, *untrusted.long_strings(arguments))
         recorded = (arguments if problem is None
                     else untrusted.unrecorded_arguments(call.arguments, problem))
         self.record(ToolCallEntry(step=self.step, minute=self.minute, actor=role, tool=tool,
@@ -158,7 +162,7 @@ class World:
             args = spec.args_model.model_validate(arguments)
         except ValidationError as exc:
             return self.fail(role, tool, "bad_arguments",
-                             f"bad arguments for {tool}: {_describe(exc)}; "
+                             f"bad arguments for {tool}: {_describe(exc, self._long)}; "
                              "fix them and call again")
         try:
             if spec.group is ToolGroup.READ:
@@ -172,7 +176,7 @@ class World:
             # them (a search bound that is not a number, say).
             _LOG.debug("tool %s by %s failed: %s", tool, role, exc)
             return self.fail(role, tool, "bad_arguments",
-                             f"bad arguments for {tool}: {_describe(exc)}; "
+                             f"bad arguments for {tool}: {_describe(exc, self._long)}; "
                              "fix them and call again")
         except (RemitError, ValueError, ArithmeticError) as exc:
             # Domain errors that slipped past the specific handlers are still the caller's
@@ -183,7 +187,7 @@ class World:
             _LOG.log(level, "tool %s by %s failed behind its schema: %r", tool, role, exc)
             return self.fail(role, tool, "bad_arguments",
                              f"{tool} cannot be done with these arguments: "
-                             f"{untrusted.shorten(str(exc) or type(exc).__name__, _DETAIL_CHARS)}"
+                             f"{_detail(str(exc) or type(exc).__name__, self._long)}"
                              "; fix them and call again")
 
     # -- read tools ---------------------------------------------------------------------
@@ -291,13 +295,18 @@ class World:
         return ACTOR_IDS[role]
 
 
-def _describe(exc: ValidationError) -> str:
+def _detail(text: str, long: tuple[str, ...]) -> str:
+    """A domain error's text for the agent: its long values cut, then the whole cut."""
+    return untrusted.shorten(untrusted.cut_long_values(text, long), _DETAIL_CHARS)
+
+
+def _describe(exc: ValidationError, long: tuple[str, ...]) -> str:
     """The first few validation errors, each ``where: what``, with the agent's keys and
     values in them cut short."""
     errors = exc.errors(include_url=False, include_input=False, include_context=False)
     described = [
         f"{untrusted.shorten('.'.join(str(p) for p in err['loc']), _LOCATION_CHARS) or 'arguments'}"
-        f": {untrusted.shorten(err['msg'], _DETAIL_CHARS)}"
+        f": {_detail(err['msg'], long)}"
         for err in errors[:_SHOWN_ERRORS]
     ]
     if len(errors) > _SHOWN_ERRORS:
