@@ -49,6 +49,7 @@ __all__ = [
     "clean",
     "clean_text",
     "cut_long_values",
+    "depth",
     "describe_exception",
     "long_strings",
     "quote",
@@ -127,6 +128,21 @@ def clean(value: JsonValue) -> JsonValue:
             copy = item
         parent[slot] = copy  # type: ignore[index]  # an int slot for a list, a str for a dict
     return holder[0]
+
+
+def depth(value: JsonValue) -> int:
+    """How deep ``value`` nests (a scalar is 0, ``{}`` and ``[]`` are 1), iteratively."""
+    deepest = 0
+    stack: list[tuple[JsonValue, int]] = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        children = (item.values() if isinstance(item, dict)
+                    else item if isinstance(item, list) else None)
+        if children is None:
+            continue
+        deepest = max(deepest, level + 1)
+        stack.extend((child, level + 1) for child in children)
+    return deepest
 
 
 # -- arguments -----------------------------------------------------------------------------

@@ -43,7 +43,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, JsonValue
 
 from remit.actors.llm.config import ToolCallFormat
-from remit.world.untrusted import MAX_ARGUMENT_DEPTH, clean
+from remit.world.untrusted import MAX_ARGUMENT_DEPTH, clean, depth
 
 __all__ = ["MAX_ARGUMENT_DEPTH", "ParsedCall", "ParsedReply", "ReplyForm", "ReplyIssue",
            "parse_arguments", "parse_reply"]
@@ -150,7 +150,7 @@ def parse_arguments(raw: JsonValue) -> tuple[dict[str, JsonValue] | None, str | 
             return None, f"arguments are {error}"
     if not isinstance(value, dict):
         return None, f"arguments must be a JSON object, not a JSON {_json_kind(value)}"
-    if _depth(value) > MAX_ARGUMENT_DEPTH:
+    if depth(value) > MAX_ARGUMENT_DEPTH:
         return None, f"arguments nest deeper than {MAX_ARGUMENT_DEPTH} levels"
     return value, None
 
@@ -167,21 +167,6 @@ def _loads(raw: str) -> tuple[JsonValue, str | None]:
     except ValueError as exc:  # an integer of more digits than Python converts
         return None, f"not valid JSON ({exc})"
     return clean(value), None
-
-
-def _depth(value: JsonValue) -> int:
-    """How deep ``value`` nests (a scalar is 0, ``{}`` is 1), without recursion."""
-    deepest = 0
-    stack: list[tuple[JsonValue, int]] = [(value, 0)]
-    while stack:
-        item, level = stack.pop()
-        children = (item.values() if isinstance(item, dict)
-                    else item if isinstance(item, list) else None)
-        if children is None:
-            continue
-        deepest = max(deepest, level + 1)
-        stack.extend((child, level + 1) for child in children)
-    return deepest
 
 
 def _json_kind(value: JsonValue) -> str:
