@@ -131,13 +131,14 @@ class World:
     # -- the entry point ----------------------------------------------------------------
 
     def call(self, role: Role, call: ToolCall) -> ToolResult:  # noqa: PLR0911 - one exit per refusal kind
-        """Perform one tool call for ``role``; never raises for a bad call.
+        """Perform one tool call for ``role``; never raises.
 
         The call passes :mod:`remit.world.untrusted` first: its tool name and arguments
         are recorded cleaned (lone surrogates replaced by U+FFFD); arguments that break
         a limit (depth, size, string length, item count) are recorded as a short note
         and answered with ``bad_arguments``; every error quotes at most a short prefix
-        of what was sent.
+        of what was sent. An exception from remit's own code on the way (a defect) is
+        logged with its traceback and answered with ``bad_arguments`` too.
         """
         self.step += 1
         tool = untrusted.tool_name(call.tool)
@@ -189,6 +190,14 @@ class World:
                              f"{tool} cannot be done with these arguments: "
                              f"{_detail(str(exc) or type(exc).__name__, self._long)}"
                              "; fix them and call again")
+        except Exception as exc:
+            # A defect of remit's, met on the way through an agent's call: it is logged
+            # with its traceback for a maintainer, and the trial goes on (nothing an
+            # agent sends may raise out of a trial).
+            _LOG.exception("tool %s by %s raised behind its schema", tool, role)
+            return self.fail(role, tool, "bad_arguments",
+                             f"{tool} failed inside remit ({type(exc).__name__}), not "
+                             "because of your call as such; try another call")
 
     # -- read tools ---------------------------------------------------------------------
 
