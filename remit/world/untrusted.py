@@ -20,6 +20,8 @@ nothing an agent sends can raise out of a trial or make the trial unstorable:
   during a call: any long string of the call's arguments still in it is cut to a quote;
 - :func:`shorten` and :func:`describe_exception`: agent text (an exception's message)
   cleaned and cut to a bound.
+- :func:`depth`: how deep a JSON value nests, without recursion (the LLM reply parser
+  and the MCP line check use it with the same limits).
 
 Example:
     >>> check_arguments({"text": "hi \\ud800"})[0] == {"text": "hi \\ufffd"}
