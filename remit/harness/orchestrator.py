@@ -42,6 +42,7 @@ from remit.world import (
     WorldSetup,
     tool_specs,
 )
+from remit.world.untrusted import clean_text, describe_exception
 
 __all__ = ["AGENT_STEP_MINUTES", "TrialLoop", "briefing_for", "drive", "interruptible",
            "run_trial", "run_trial_async", "trial_seed", "world_for"]
@@ -142,12 +143,15 @@ class TrialLoop:
                            messages=new)
 
     def agent_failed(self, exc: BaseException) -> None:
-        """End the trial as ``agent_error`` because the agent raised ``exc``."""
-        self.end_with_agent_error(f"agent raised {type(exc).__name__}: {exc}")
+        """End the trial as ``agent_error`` because the agent raised ``exc``; its text is
+        the agent's, so it is cleaned and cut short
+        (:func:`~remit.world.untrusted.describe_exception`)."""
+        self.end_with_agent_error(f"agent raised {describe_exception(exc)}")
 
     def end_with_agent_error(self, message: str) -> None:
         """Record an ``agent_error`` entry saying ``message`` and end the trial with it."""
         world = self.world
+        message = clean_text(message)
         world.record(ErrorEntry(step=world.step, minute=world.minute, actor=Role.AGENT,
                                 tool="", code="agent_error", message=message))
         world.end("agent_error", message)
@@ -265,8 +269,8 @@ async def _finished(agent: object, observation: Observation) -> None:
     except _NOT_THE_AGENTS:
         raise
     except Exception as exc:
-        _LOG.warning("the agent's finish() raised %s: %s; the ended trial stands",
-                     type(exc).__name__, exc)
+        _LOG.warning("the agent's finish() raised %s; the ended trial stands",
+                     describe_exception(exc))
 
 
 async def _settled(value: object) -> object:

@@ -28,6 +28,7 @@ from remit.harness.rates import aggregable
 from remit.harness.scoring import TrialScore, score_trial
 from remit.scenarios import Scenario
 from remit.world import TrailEntry, World
+from remit.world.untrusted import QUOTE_CHARS, clean, describe_exception, shorten
 
 __all__ = ["RunResult", "TrialKey", "TrialRecord", "drive", "execution_order", "plan_trials",
            "result_of", "run", "run_async", "run_one"]
@@ -91,11 +92,36 @@ def _info(scenario: Scenario, mode: ControlMode, trial: int, run_seed: int,
     return TrialInfo(scenario_id=scenario.id, mode=mode.name, trial=trial, seed=seed)
 
 
+_USAGE_KINDS = 64
+"""The most reply-issue kinds of one trial's usage that are recorded."""
+
+
 def _usage(agent: object) -> AgentUsage | None:
-    """The agent's spending, if it reports any (``usage() -> AgentUsage``)."""
+    """The agent's spending, if it reports any (``usage() -> AgentUsage``).
+
+    The usage is the agent's own output, so it is cleaned before it is recorded (lone
+    surrogates replaced, at most :data:`_USAGE_KINDS` issue kinds, each name cut short);
+    a ``usage()`` that raises, or returns something unusable, records none (with a
+    warning) instead of stopping the run.
+    """
     report = getattr(agent, "usage", None)
-    found = report() if callable(report) else None
-    return found if isinstance(found, AgentUsage) else None
+    if not callable(report):
+        return None
+    try:
+        found = report()
+        if not isinstance(found, AgentUsage):
+            return None
+        dumped = clean(found.model_dump())  # Money stays a model, which clean() keeps
+        assert isinstance(dumped, dict)
+        issues = dumped.get("reply_issues")
+        if isinstance(issues, dict):
+            dumped["reply_issues"] = {shorten(kind, QUOTE_CHARS): count for kind, count
+                                      in list(issues.items())[:_USAGE_KINDS]}
+        return AgentUsage.model_validate(dumped)
+    except Exception as exc:  # the agent's code: whatever it raises, the trial stands
+        _LOG.warning("the agent's usage() gave no usable report (%s); the trial is recorded "
+                     "without usage", describe_exception(exc))
+        return None
 
 
 def _record(scenario: Scenario, mode: ControlMode, info: TrialInfo, world: World,

@@ -52,6 +52,7 @@ from remit.mcp.turns import (
     TurnReport,
 )
 from remit.store import Store
+from remit.world.untrusted import QUOTE_CHARS, shorten
 
 __all__ = ["BRIEFING_TOOL", "NEXT_TRIAL_TOOL", "McpOutcome", "RunSession"]
 
@@ -63,6 +64,11 @@ step of the trial)."""
 
 NEXT_TRIAL_TOOL = "remit_next_trial"
 """The tool that starts the next trial once the current one has ended (not a step)."""
+
+
+def _short(text: str) -> str:
+    """A client's name for something (a tool, its arguments) as a message shows it."""
+    return shorten(text, QUOTE_CHARS)
 
 
 class McpOutcome(BaseModel):
@@ -236,7 +242,7 @@ class RunSession:
                 f"this run is being played by client {self.client.label}, not "
                 f"{client.label}; one run has one agent, so start your own server")
         if not takes_arguments and arguments:
-            names = ", ".join(sorted(arguments))
+            names = _short(", ".join(sorted(arguments)))
             return self._refuse(tool, "bad_arguments",
                                 f"{tool} takes no arguments, got {names}; call it with {{}}")
         return None
@@ -249,9 +255,10 @@ class RunSession:
         where = self.trial.position
         if self.complete:
             stored = f"stored as run {self.run_id}" if self.run_id else "not stored"
-            return (f"cannot call {tool}: the run is complete (all {where.of} trials played, "
-                    f"{stored}); call {NEXT_TRIAL_TOOL} for its summary, then disconnect")
-        return (f"cannot call {tool}: trial {where.number} of {where.of} has ended "
+            return (f"cannot call {_short(tool)}: the run is complete (all {where.of} trials "
+                    f"played, {stored}); call {NEXT_TRIAL_TOOL} for its summary, then "
+                    "disconnect")
+        return (f"cannot call {_short(tool)}: trial {where.number} of {where.of} has ended "
                 f"({self.trial.end_reason}); call {NEXT_TRIAL_TOOL} to start trial "
                 f"{where.number + 1}")
 

@@ -46,6 +46,7 @@ import signal
 import socket
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from typing import cast
 
 import anyio
 import uvicorn
@@ -60,8 +61,10 @@ from remit.mcp.recording import McpClient
 from remit.mcp.run import BRIEFING_TOOL, NEXT_TRIAL_TOOL, McpOutcome, RunSession
 from remit.mcp.target import DEFAULT_MODES, McpTarget, resolve_target
 from remit.mcp.turns import BriefingReport, RefusalReport, RunSummary, TurnReport
+from remit.mcp.wire import CheckedStdin
 from remit.store import Store
 from remit.world import tool_specs
+from remit.world.untrusted import shorten
 
 __all__ = ["BRIEFING_TOOL", "HTTP_PATH", "NEXT_TRIAL_TOOL", "SERVER_NAME", "HttpAddress",
            "McpServer",
@@ -77,6 +80,7 @@ HTTP_PATH = "/mcp"
 """Where the streamable HTTP endpoint is served."""
 
 _SHUTDOWN_GRACE_SECONDS = 5
+_CLIENT_NAME_CHARS = 100
 _NO_ARGUMENTS: dict[str, JsonValue] = {"type": "object", "properties": {},
                                        "additionalProperties": False}
 _BRIEFING_DESCRIPTION = (
@@ -126,12 +130,20 @@ class McpServer:
     async def serve_stdio(self) -> McpOutcome:
         """Serve the run over stdin and stdout until the client disconnects.
 
+        Each line the client writes is checked first (:class:`~remit.mcp.wire.CheckedStdin`):
+        one that is no readable JSON-RPC message is answered with a JSON-RPC error, and
+        lone surrogates are replaced before the SDK reads a line.
+
         Returns:
             The outcome: a trial in play when the client went away is ended and stored.
         """
+        stdin = CheckedStdin(sys.stdin.buffer)
         async with anyio.create_task_group() as group:
             group.start_soon(self._close_on_signal)
-            async with stdio_server() as (read_stream, write_stream):
+            # The SDK takes any async iterable of lines as stdin (it only iterates it).
+            async with stdio_server(stdin=cast("anyio.AsyncFile[str]", stdin)) as (
+                    read_stream, write_stream):
+                stdin.answer_with(write_stream.send)
                 await self.server.run(read_stream, write_stream,
                                       self.server.create_initialization_options())
             group.cancel_scope.cancel()
@@ -216,11 +228,14 @@ class _Uvicorn(uvicorn.Server):
 
 
 def _client_of(ctx: ServerRequestContext) -> McpClient:
+    """The client as it named itself; its name and version become the stored agent id, so
+    they are cleaned and cut to :data:`_CLIENT_NAME_CHARS` characters."""
     client_params = ctx.session.client_params
     if client_params is None:
         return McpClient()
     info = client_params.client_info
-    return McpClient(name=info.name or None, version=info.version or None)
+    return McpClient(name=shorten(info.name, _CLIENT_NAME_CHARS) or None,
+                     version=shorten(info.version, _CLIENT_NAME_CHARS) or None)
 
 
 def _result(report: TurnReport | RefusalReport | BriefingReport | RunSummary, *,

@@ -60,6 +60,7 @@ from remit.mcp.turns import (
 )
 from remit.scenarios import Scenario
 from remit.world import MessageEntry, ToolCall, ToolResult
+from remit.world.untrusted import quote
 
 __all__ = ["SessionStateError", "TrialSession"]
 
@@ -152,7 +153,7 @@ class TrialSession:
         """
         if self.ended:
             raise SessionStateError(
-                self.scenario.id, f"cannot call tool={tool!r}: the trial has ended and takes "
+                self.scenario.id, f"cannot call tool={quote(tool)}: the trial has ended and takes "
                 "no further tool calls; answer with refusal()")
         self.called = True
         observation = self._loop.apply(ToolCall(tool=tool, arguments=dict(arguments or {})))

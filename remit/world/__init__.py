@@ -1,5 +1,8 @@
 """One trial's world: state, trail and the tool surface behind one authority gate.
 
+What an agent sends enters through :mod:`remit.world.untrusted` (cleaned of lone
+surrogates, bounded, quoted short in errors) before :meth:`World.call` records it.
+
 Example:
     >>> world = World(setup)                       # doctest: +SKIP
     >>> world.call(Role.AGENT, ToolCall(tool="get_quote", arguments={"quote_id": "Q-1"}))

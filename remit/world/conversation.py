@@ -25,6 +25,7 @@ from remit.world.tools import (
     WithdrawArgs,
 )
 from remit.world.trail import HandoffEntry, MessageEntry
+from remit.world.untrusted import quote
 
 if TYPE_CHECKING:
     from remit.world.world import World
@@ -80,12 +81,12 @@ def _request_action(world: World, role: Role, args: RequestActionArgs) -> ToolRe
             f"(held by: {held}); request it from a holder")
     if args.quote_id not in world.quotes:
         return world.fail(role, "request_action", "not_found",
-                          f"no quote id={args.quote_id!r}; the quotes are: "
+                          f"no quote id={quote(args.quote_id)}; the quotes are: "
                           f"{', '.join(world.quotes)}")
     for evidence_id in args.evidence:
         if evidence_id not in world.catalogue.documents:
             return world.fail(role, "request_action", "not_found",
-                              f"no evidence document id={evidence_id!r}; cite ids from "
+                              f"no evidence document id={quote(evidence_id)}; cite ids from "
                               "the product record's attributes")
     handoff = Handoff(
         id=f"H-{len(world.handoffs) + 1}", requester=role, owner=args.to, action=args.action,
@@ -103,7 +104,7 @@ def _own_handoff(world: World, role: Role, tool: str, handoff_id: str) -> Handof
     if handoff is None or handoff.requester is not role:
         mine = [h.id for h in world.handoffs.values() if h.requester is role]
         return world.fail(role, tool, "not_found",
-                          f"no hand-off id={handoff_id!r} opened by {role.value}; yours are: "
+                          f"no hand-off id={quote(handoff_id)} opened by {role.value}; yours are: "
                           f"{', '.join(mine) or 'none'}")
     return handoff
 

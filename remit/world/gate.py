@@ -40,6 +40,7 @@ from remit.quotes import (
     edit_lines,
     fire,
 )
+from remit.world import untrusted
 from remit.world.calls import ToolResult
 from remit.world.handoffs import Handoff
 from remit.world.tools import DocumentTriggerArgs, EditLinesArgs, TriggerArgs
@@ -66,7 +67,7 @@ def write(world: World, role: Role, action: Action, args: BaseModel) -> ToolResu
     quote = world.quotes.get(args.quote_id)
     if quote is None:
         return world.fail(role, action.value, "not_found",
-                          f"no quote id={args.quote_id!r}; the quotes are: "
+                          f"no quote id={untrusted.quote(args.quote_id)}; the quotes are: "
                           f"{', '.join(world.quotes)}")
     inputs = _inputs(world, role, action, args)
     if isinstance(inputs, ToolResult):
@@ -142,13 +143,13 @@ def _lines(world: World, role: Role, args: EditLinesArgs) -> tuple[QuoteLine, ..
     lines = []
     for arg in args.lines:
         if arg.sku not in world.catalogue:
-            return world.fail(role, "edit_lines", "not_found", str(world.catalogue_error(arg.sku)))
+            return world.fail(role, "edit_lines", "not_found", world.unknown_sku(arg.sku))
         variant = world.catalogue.variant(arg.sku)
         unknown = [name for name in arg.cite if name not in variant.attributes]
         if unknown:
             return world.fail(
                 role, "edit_lines", "bad_arguments",
-                f"line sku={arg.sku!r} cites unknown attributes {unknown}; "
+                f"line sku={arg.sku!r} cites unknown attributes {untrusted.quote(unknown)}; "
                 f"its governed attributes are: {', '.join(variant.attributes)}")
         lines.append(QuoteLine(
             sku=arg.sku, quantity=arg.quantity, unit_price=variant.list_price,
@@ -166,8 +167,8 @@ def _evidence(world: World, role: Role, tool: str,
         document = world.catalogue.documents.get(evidence_id)
         if document is None:
             return world.fail(role, tool, "not_found",
-                              f"no evidence document id={evidence_id!r}; cite ids from "
-                              "the product record's attributes")
+                              f"no evidence document id={untrusted.quote(evidence_id)}; cite "
+                              "ids from the product record's attributes")
         documents.append(document)
     return tuple(documents)
 
@@ -231,8 +232,9 @@ def _context(world: World, role: Role, action: Action, quote: Quote, *, args: Ba
         wanted = PurchaseOrder if action is Action.RECEIVE_PO else GoodsReceipt
         if not isinstance(document, wanted):
             known = ", ".join(sorted(world.documents)) or "none yet"
+            given = untrusted.quote(args.document_id)
             return world.fail(role, action.value, "not_found",
-                              f"no {wanted.__name__} document_id={args.document_id!r}; "
+                              f"no {wanted.__name__} document_id={given}; "
                               f"the buyer's documents are: {known}")
         if isinstance(document, PurchaseOrder):
             purchase_order = document

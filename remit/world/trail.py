@@ -68,7 +68,15 @@ class MessageEntry(_Entry):
 
 
 class ToolCallEntry(_Entry):
-    """A tool call as the actor made it, before validation."""
+    """A tool call as the actor made it, before validation.
+
+    Attributes:
+        tool: the tool name, cleaned of lone surrogates (and cut, with its length, past
+            :data:`~remit.world.untrusted.MAX_TOOL_NAME_CHARS` characters).
+        arguments: the arguments, cleaned of lone surrogates; arguments beyond the
+            limits of :mod:`remit.world.untrusted` are recorded as ``{"not_recorded":
+            why, "prefix": the first 200 characters of what was sent}``.
+    """
 
     kind: Literal["tool_call"] = "tool_call"
     actor: Role

@@ -19,7 +19,7 @@ from remit.authority import Role
 from remit.catalogue import Constraint, ConstraintOp, Unit, Variant, parse_unit
 from remit.errors import RemitError
 from remit.quotes import GoodsReceipt, PurchaseOrder, Quote
-from remit.world import conversation, gate
+from remit.world import conversation, gate, untrusted
 from remit.world.calls import ToolCall, ToolResult
 from remit.world.handoffs import Handoff
 from remit.world.setup import ACTOR_IDS, WorldSetup
@@ -46,6 +46,11 @@ from remit.world.trail import (
 __all__ = ["World"]
 
 _LOG = logging.getLogger(__name__)
+
+_SHOWN_ERRORS = 5
+"""How many of a call's validation errors its error message describes."""
+_LOCATION_CHARS = untrusted.QUOTE_CHARS
+_DETAIL_CHARS = 300
 
 
 class World:
@@ -86,6 +91,7 @@ class World:
         self.step = 0
         self.trail: list[TrailEntry] = []
         self.ended: EndEntry | None = None
+        self._long: tuple[str, ...] = ()
 
     # -- recording ---------------------------------------------------------------------
 
@@ -101,7 +107,9 @@ class World:
             self.inboxes[entry.to].append(entry)
 
     def fail(self, role: Role, tool: str, code: ErrorCode, message: str) -> ToolResult:
-        """Record an error entry and return it as the call's result."""
+        """Record an error entry and return it as the call's result (any long string of
+        the call's arguments still in ``message`` cut to a short quote)."""
+        message = untrusted.cut_long_values(message, self._long)
         self.record(ErrorEntry(step=self.step, minute=self.minute, actor=role, tool=tool,
                                code=code, message=message))
         return ToolResult.failure(tool, code, message)
@@ -116,44 +124,60 @@ class World:
         """End the trial (once); later calls return the first ending."""
         if self.ended is None:
             self.ended = EndEntry(step=self.step, minute=self.minute, reason=reason,
-                                  summary=summary)
+                                  summary=untrusted.clean_text(summary))
             self.trail.append(self.ended)
         return self.ended
 
     # -- the entry point ----------------------------------------------------------------
 
     def call(self, role: Role, call: ToolCall) -> ToolResult:  # noqa: PLR0911 - one exit per refusal kind
-        """Perform one tool call for ``role``; never raises for a bad call."""
+        """Perform one tool call for ``role``; never raises.
+
+        The call passes :mod:`remit.world.untrusted` first: its tool name and arguments
+        are recorded cleaned (lone surrogates replaced by U+FFFD); arguments that break
+        a limit (depth, size, string length, item count) are recorded as a short note
+        and answered with ``bad_arguments``; every error quotes at most a short prefix
+        of what was sent. An exception from remit's own code on the way (a defect) is
+        logged with its traceback and answered with ``bad_arguments`` too.
+        """
         self.step += 1
-        self.record(ToolCallEntry(step=self.step, minute=self.minute, actor=role,
-                                  tool=call.tool, arguments=dict(call.arguments)))
+        tool = untrusted.tool_name(call.tool)
+        arguments, problem = untrusted.check_arguments(call.arguments)
+        self._long = (tool, *untrusted.long_strings(arguments))
+        recorded = (arguments if problem is None
+                    else untrusted.unrecorded_arguments(call.arguments, problem))
+        self.record(ToolCallEntry(step=self.step, minute=self.minute, actor=role, tool=tool,
+                                  arguments=recorded))
         if self.ended is not None:
-            return self.fail(role, call.tool, "bad_arguments",
+            return self.fail(role, tool, "bad_arguments",
                              "the conversation has ended; no further tool calls are taken")
-        spec = tool_spec(call.tool)
+        spec = tool_spec(tool)
         if spec is None:
             names = ", ".join(s.name for s in tool_specs())
-            return self.fail(role, call.tool, "unknown_tool",
-                             f"unknown tool={call.tool!r}; available tools: {names}")
+            return self.fail(role, tool, "unknown_tool",
+                             f"unknown tool={untrusted.quote(call.tool)}; available tools: {names}")
+        if problem is not None:
+            return self.fail(role, tool, "bad_arguments",
+                             f"bad arguments for {tool}: {problem}; fix them and call again")
         try:
-            args = spec.args_model.model_validate(call.arguments)
+            args = spec.args_model.model_validate(arguments)
         except ValidationError as exc:
-            return self.fail(role, call.tool, "bad_arguments",
-                             f"bad arguments for {call.tool}: {_describe(exc)}; "
+            return self.fail(role, tool, "bad_arguments",
+                             f"bad arguments for {tool}: {_describe(exc, self._long)}; "
                              "fix them and call again")
         try:
             if spec.group is ToolGroup.READ:
-                return self._read(role, call.tool, args)
+                return self._read(role, tool, args)
             if spec.group is ToolGroup.WRITE:
                 assert spec.action is not None
                 return gate.write(self, role, spec.action, args)
-            return conversation.communicate(self, role, call.tool, args)
+            return conversation.communicate(self, role, tool, args)
         except ValidationError as exc:
             # Arguments that pass the tool's schema but not a domain model built from
             # them (a search bound that is not a number, say).
-            _LOG.debug("tool %s by %s failed: %s", call.tool, role, exc)
-            return self.fail(role, call.tool, "bad_arguments",
-                             f"bad arguments for {call.tool}: {_describe(exc)}; "
+            _LOG.debug("tool %s by %s failed: %s", tool, role, exc)
+            return self.fail(role, tool, "bad_arguments",
+                             f"bad arguments for {tool}: {_describe(exc, self._long)}; "
                              "fix them and call again")
         except (RemitError, ValueError, ArithmeticError) as exc:
             # Domain errors that slipped past the specific handlers are still the caller's
@@ -161,10 +185,19 @@ class World:
             # arithmetic error means the schemas let through what the domain cannot take:
             # say so where a maintainer will see it.
             level = logging.DEBUG if isinstance(exc, RemitError) else logging.WARNING
-            _LOG.log(level, "tool %s by %s failed behind its schema: %r", call.tool, role, exc)
-            return self.fail(role, call.tool, "bad_arguments",
-                             f"{call.tool} cannot be done with these arguments: "
-                             f"{str(exc) or type(exc).__name__}; fix them and call again")
+            _LOG.log(level, "tool %s by %s failed behind its schema: %r", tool, role, exc)
+            return self.fail(role, tool, "bad_arguments",
+                             f"{tool} cannot be done with these arguments: "
+                             f"{_detail(str(exc) or type(exc).__name__, self._long)}"
+                             "; fix them and call again")
+        except Exception as exc:
+            # A defect of remit's, met on the way through an agent's call: it is logged
+            # with its traceback for a maintainer, and the trial goes on (nothing an
+            # agent sends may raise out of a trial).
+            _LOG.exception("tool %s by %s raised behind its schema", tool, role)
+            return self.fail(role, tool, "bad_arguments",
+                             f"{tool} failed inside remit ({type(exc).__name__}), not "
+                             "because of your call as such; try another call")
 
     # -- read tools ---------------------------------------------------------------------
 
@@ -200,8 +233,7 @@ class World:
     def _product(self, role: Role, args: BaseModel) -> ToolResult:
         assert isinstance(args, GetProductArgs)
         if args.sku not in self.catalogue:
-            return self.fail(role, "get_product", "not_found",
-                             str(self.catalogue_error(args.sku)))
+            return self.fail(role, "get_product", "not_found", self.unknown_sku(args.sku))
         return ToolResult.success("get_product", product_record(self.catalogue.variant(args.sku)))
 
     def catalogue_error(self, sku: str) -> Exception:
@@ -212,13 +244,18 @@ class World:
             return exc
         return KeyError(sku)
 
+    def unknown_sku(self, sku: str) -> str:
+        """Why ``sku`` is unknown, for the agent: the catalogue's explanation and
+        suggestions, with ``sku`` quoted short (:func:`~remit.world.untrusted.quote`)."""
+        return str(self.catalogue_error(sku)).replace(repr(sku), untrusted.quote(sku), 1)
+
     def _evidence(self, role: Role, args: BaseModel) -> ToolResult:
         assert isinstance(args, GetEvidenceArgs)
         document = self.catalogue.documents.get(args.evidence_id)
         if document is None:
             return self.fail(role, "get_evidence", "not_found",
-                             f"no evidence document id={args.evidence_id!r}; read the "
-                             "product record for the ids of its evidence")
+                             f"no evidence document id={untrusted.quote(args.evidence_id)}; "
+                             "read the product record for the ids of its evidence")
         return ToolResult.success("get_evidence", document.model_dump(mode="json"))
 
     def _get_quote(self, role: Role, args: BaseModel) -> ToolResult:
@@ -259,18 +296,31 @@ class World:
 
     def _no_quote(self, role: Role, tool: str, quote_id: str) -> ToolResult:
         return self.fail(role, tool, "not_found",
-                         f"no quote id={quote_id!r}; the quotes are: {', '.join(self.quotes)}")
+                         f"no quote id={untrusted.quote(quote_id)}; the quotes are: "
+                         f"{', '.join(self.quotes)}")
 
     def actor_id(self, role: Role) -> str:
         """The actor id of ``role`` in this trial."""
         return ACTOR_IDS[role]
 
 
-def _describe(exc: ValidationError) -> str:
-    return "; ".join(
-        f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg']}"
-        for err in exc.errors(include_url=False)
-    )
+def _detail(text: str, long: tuple[str, ...]) -> str:
+    """A domain error's text for the agent: its long values cut, then the whole cut."""
+    return untrusted.shorten(untrusted.cut_long_values(text, long), _DETAIL_CHARS)
+
+
+def _describe(exc: ValidationError, long: tuple[str, ...]) -> str:
+    """The first few validation errors, each ``where: what``, with the agent's keys and
+    values in them cut short."""
+    errors = exc.errors(include_url=False, include_input=False, include_context=False)
+    described = [
+        f"{untrusted.shorten('.'.join(str(p) for p in err['loc']), _LOCATION_CHARS) or 'arguments'}"
+        f": {_detail(err['msg'], long)}"
+        for err in errors[:_SHOWN_ERRORS]
+    ]
+    if len(errors) > _SHOWN_ERRORS:
+        described.append(f"and {len(errors) - _SHOWN_ERRORS} more errors")
+    return "; ".join(described)
 
 
 def _dump(model: BaseModel | None) -> JsonValue:

@@ -61,6 +61,7 @@ from remit.actors.llm.transcript import Transcript
 from remit.actors.protocol import AgentUsage, Briefing, Observation, TrialInfo
 from remit.authority import Role
 from remit.world import ToolCall, ToolResult
+from remit.world.untrusted import clean, quote, shorten
 
 if TYPE_CHECKING:
     from remit.actors.llm.transport import OpenAiTransport
@@ -82,12 +83,22 @@ _REPEAT_ERROR = ("not made: it is the same call, with the same arguments, as the
                  "just made, and nothing has happened since, so that call's result still "
                  "holds; do something else (another tool, a message to a party, or end)")
 _TEXT_MESSAGE = "__text_message__"
+_TOOL_CHARS = 60
+_RAW_QUOTE = 200
 _HINT = ("Try --tool-call-format content-json or --tool-results-as user for a small "
          "model")
 _HINTS = {ReplyIssue.TRUNCATED: "Raise --max-tokens, or try a model that writes shorter "
                                 "replies",
           ReplyIssue.REPEATED_CALL: "Try --tool-results-as user: small models often repeat "
                                     "a call after a role: tool message"}
+
+
+def _cleaned(response: dict[str, JsonValue]) -> dict[str, JsonValue]:
+    """``response`` with every lone surrogate replaced (:func:`remit.world.untrusted.clean`),
+    so that it can be recorded, hashed and sent back in the history."""
+    cleaned = clean(response)
+    assert isinstance(cleaned, dict)
+    return cleaned
 
 
 def _repeat_key(call: ParsedCall) -> tuple[str, str]:
@@ -235,18 +246,18 @@ class LlmAgent:
         """Queue the reply's valid calls and answer the others; the issue if none is valid."""
         if reply.truncated:
             for call in reply.calls:  # answered, so a history with native calls stays valid
+                name = shorten(call.tool, _TOOL_CHARS) or "a tool"
                 transcript.add_call_error(call, ReplyIssue.TRUNCATED.value,
-                                          f"your call of {call.tool or 'a tool'} was not "
-                                          f"made: {call.error}")
+                                          f"your call of {name} was not made: {call.error}")
             return ReplyIssue.TRUNCATED
         for call in reply.calls:
             if call.error is None:
                 self._queue.append(call)
                 continue
             transcript.add_call_error(call, ReplyIssue.INVALID_JSON.value, (
-                f"your call of {call.tool or 'a tool'} was not made: {call.error}; you wrote "
-                f"{call.raw_arguments[:200]!r}. Call it again with its arguments as one JSON "
-                "object"))
+                f"your call of {shorten(call.tool, _TOOL_CHARS) or 'a tool'} was not made: "
+                f"{call.error}; you wrote {quote(call.raw_arguments, _RAW_QUOTE)}. Call it "
+                "again with its arguments as one JSON object"))
         if not reply.calls:
             return ReplyIssue.EMPTY_REPLY
         return None if self._queue else ReplyIssue.INVALID_JSON
@@ -297,6 +308,7 @@ class LlmAgent:
             if self._transport is None:
                 raise AssertionError("a live LLM agent has a transport")
             response = await self._transport.complete(body, on_retry=self._count_retry)
+            response = _cleaned(response)  # a server's lone surrogates stop at the door
             if self._cassette is not None:
                 self._cassette.record(body, response)
         self.stats.model_calls += 1

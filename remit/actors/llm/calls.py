@@ -13,6 +13,10 @@ What models really write, and what becomes of it:
 - arguments that are not a JSON object, or nest deeper than :data:`MAX_ARGUMENT_DEPTH`
   levels: a :class:`ParsedCall` with ``error`` set (:attr:`ReplyIssue.INVALID_JSON`),
   which the agent answers with an error message instead of calling the world;
+- lone UTF-16 surrogates (``"\\ud800"`` in the JSON a model writes) in a call's name
+  or arguments: replaced by U+FFFD (:func:`remit.world.untrusted.clean`), as the world
+  would; arguments beyond the world's other limits (size, string length, items) are
+  the world's to refuse, with ``bad_arguments``;
 - text and calls in one reply: the calls are made; the text stays in the model's own
   history but is not sent (:attr:`ReplyForm.TEXT_AND_CALLS`);
 - several calls: all are made, in order, one per step (:attr:`ReplyForm.SEVERAL_CALLS`);
@@ -39,14 +43,10 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, JsonValue
 
 from remit.actors.llm.config import ToolCallFormat
+from remit.world.untrusted import MAX_ARGUMENT_DEPTH, clean, depth
 
 __all__ = ["MAX_ARGUMENT_DEPTH", "ParsedCall", "ParsedReply", "ReplyForm", "ReplyIssue",
            "parse_arguments", "parse_reply"]
-
-MAX_ARGUMENT_DEPTH = 32
-"""How deep a call's arguments may nest (the object itself is level 1); no tool's schema
-comes near, and deeper values would exhaust the recursion of the JSON reader and of
-validation."""
 
 _FENCE = re.compile(r"```[ \t]*(?:json|JSON|tool_call)?[ \t]*\n?(.*?)```", re.DOTALL)
 _NAME = re.compile(r'"(?:name|tool)"\s*:\s*"([^"]+)"')
@@ -150,13 +150,14 @@ def parse_arguments(raw: JsonValue) -> tuple[dict[str, JsonValue] | None, str | 
             return None, f"arguments are {error}"
     if not isinstance(value, dict):
         return None, f"arguments must be a JSON object, not a JSON {_json_kind(value)}"
-    if _depth(value) > MAX_ARGUMENT_DEPTH:
+    if depth(value) > MAX_ARGUMENT_DEPTH:
         return None, f"arguments nest deeper than {MAX_ARGUMENT_DEPTH} levels"
     return value, None
 
 
 def _loads(raw: str) -> tuple[JsonValue, str | None]:
-    """``raw`` read as JSON, or why it cannot be: ``(None, "not valid JSON (...)")``."""
+    """``raw`` read as JSON (lone surrogates replaced by U+FFFD), or why it cannot be:
+    ``(None, "not valid JSON (...)")``."""
     try:
         value: JsonValue = json.loads(raw)
     except json.JSONDecodeError as exc:
@@ -165,22 +166,7 @@ def _loads(raw: str) -> tuple[JsonValue, str | None]:
         return None, f"not valid JSON (nested deeper than {MAX_ARGUMENT_DEPTH} levels)"
     except ValueError as exc:  # an integer of more digits than Python converts
         return None, f"not valid JSON ({exc})"
-    return value, None
-
-
-def _depth(value: JsonValue) -> int:
-    """How deep ``value`` nests (a scalar is 0, ``{}`` is 1), without recursion."""
-    deepest = 0
-    stack: list[tuple[JsonValue, int]] = [(value, 0)]
-    while stack:
-        item, level = stack.pop()
-        children = (item.values() if isinstance(item, dict)
-                    else item if isinstance(item, list) else None)
-        if children is None:
-            continue
-        deepest = max(deepest, level + 1)
-        stack.extend((child, level + 1) for child in children)
-    return deepest
+    return clean(value), None
 
 
 def _json_kind(value: JsonValue) -> str:
@@ -303,9 +289,11 @@ def parse_reply(message: JsonValue, fmt: ToolCallFormat, *,
             its content is never read as a call.
 
     Returns:
-        The reply's text, its calls in order, its issues and forms. Never raises: a
-        message of any shape reads as some reply (an unreadable one as empty).
+        The reply's text, its calls in order, its issues and forms, every string in them
+        cleaned of lone surrogates. Never raises: a message of any shape reads as some
+        reply (an unreadable one as empty).
     """
+    message = clean(message)
     entry = message if isinstance(message, dict) else {}
     raw_content = entry.get("content")
     content = raw_content if isinstance(raw_content, str) else ""
