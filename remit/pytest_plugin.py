@@ -304,7 +304,7 @@ def _db_problem(url: str) -> str | None:
             return _connection_problem(resolved)
         path = sqlite_path(resolved)
         if path is not None and path.is_file():
-            Store.open(url, create=False).close()
+            Store.open(url, read_only=True).close()
     except StoreError as exc:
         return str(getattr(exc, "reason", exc))
     if path is None or path.is_file():

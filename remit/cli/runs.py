@@ -475,7 +475,7 @@ def report(run_id: Annotated[str, typer.Argument(help="A run id (see `remit runs
         raise ValueError("--modes and --force choose what a report of two runs compares; "
                          "give a second run id (remit report RUN RUN2), or leave them out")
     chosen = format_for(output, fmt)
-    with Store.open(db, create=False) as store:
+    with Store.open(db, read_only=True) as store:
         manifest = store.manifest(run_id)
         written = write_report(manifest, store.trials(run_id), suite_of(manifest), output,
                                chosen)
@@ -487,7 +487,7 @@ def report(run_id: Annotated[str, typer.Argument(help="A run id (see `remit runs
 def _comparison_report(run_id: str, other: str, output: Path, *, fmt: str | None,
                        modes: str | None, force: bool, db: str | None) -> None:
     chosen = comparison_format_for(output, fmt)
-    with Store.open(db, create=False) as store:
+    with Store.open(db, read_only=True) as store:
         a, b = _sides(store, run_id, other, modes)
         suite_a = suite_of(a.manifest)
         same = b.manifest.suite_fingerprint == a.manifest.suite_fingerprint
@@ -503,7 +503,7 @@ def _comparison_report(run_id: str, other: str, output: Path, *, fmt: str | None
 @user_errors
 def runs(db: DbOption = None, as_json: JsonOption = False) -> None:
     """List the stored runs, newest first."""
-    with Store.open(db, create=False) as store:
+    with Store.open(db, read_only=True) as store:
         listings = store.runs()
     if as_json:
         typer.echo(json.dumps([r.model_dump(mode="json") for r in listings], indent=2))
@@ -515,7 +515,7 @@ def runs(db: DbOption = None, as_json: JsonOption = False) -> None:
 def show(run_id: Annotated[str, typer.Argument(help="A run id (see `remit runs`).")],
          db: DbOption = None, as_json: JsonOption = False) -> None:
     """Show a stored run: its manifest and per-mode results."""
-    with Store.open(db, create=False) as store:
+    with Store.open(db, read_only=True) as store:
         manifest = store.manifest(run_id)
         result = result_from_store(store, run_id)
     if as_json:
@@ -534,7 +534,7 @@ def trail(trial_id: Annotated[str, typer.Argument(
     scorer counted against it (wrong variants, unsupported claims and citations,
     abandoned and missing hand-offs), whether the agent made no valid write, its reply
     issues (for an agent that reports usage) and the expectations that broke."""
-    with Store.open(db, create=False) as store:
+    with Store.open(db, read_only=True) as store:
         record = store.trial(trial_id)
         manifest = store.manifest(trial_id.split("/", 1)[0])
     if as_json:
@@ -614,7 +614,7 @@ def compare_runs(
     the comparison with the same rows as ``tradeoff``.
     """
     gate = gate_metrics(fail_if_worse) if fail_if_worse is not None else ()
-    with Store.open(db, create=False) as store:
+    with Store.open(db, read_only=True) as store:
         a, b = _sides(store, run_id, other, modes)
     result = compare(a, b, force=force)
     rows = tradeoff_rows(result, a.trials, b.trials,

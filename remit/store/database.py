@@ -1,12 +1,19 @@
 """Connecting to SQLite or PostgreSQL, running transactions, and naming what went wrong.
 
-SQLite is set up per connection through the pool's ``connect`` event: WAL journal (so
-readers never wait for the writer), ``synchronous=NORMAL`` (safe in WAL mode, and a
-commit then costs no fsync), a busy timeout, and foreign keys. sqlite3's own transaction
-handling is turned off and SQLAlchemy's ``begin`` event emits ``BEGIN IMMEDIATE`` for
-writes, so a writer takes the lock before it reads and two writers never deadlock on an
-upgrade; plain ``BEGIN`` for reads. A write that still finds the database locked after
-the busy timeout is retried a few times, then reported as :class:`StoreLockedError`.
+SQLite is set up per connection through the pool's ``connect`` event: ``synchronous=NORMAL``
+(safe in WAL mode, and a commit then costs no fsync), a busy timeout, and foreign keys.
+The WAL journal (so readers never wait for the writer) is switched on by
+:meth:`Database.use_wal`, which a writer calls only once the file is known to be remit's
+or new: it is a setting of the file, and another application's file keeps its own.
+sqlite3's own transaction handling is turned off and SQLAlchemy's ``begin`` event emits
+``BEGIN IMMEDIATE`` for writes, so a writer takes the lock before it reads and two writers
+never deadlock on an upgrade; plain ``BEGIN`` for reads. A write that still finds the
+database locked after the busy timeout is retried a few times, then reported as
+:class:`StoreLockedError`.
+
+A read-only :class:`Database` (the commands that only read) opens a SQLite file as
+``file:PATH?mode=ro`` with ``query_only`` set, so it can neither create the file nor
+change it, and PostgreSQL sessions with read-only transactions.
 
 Before SQLite touches an existing file, its first 16 bytes are checked against the SQLite
 header, so a file that is not a database is refused without being modified.
@@ -21,7 +28,9 @@ import logging
 import sqlite3
 from collections.abc import Callable
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
+from urllib.parse import quote
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL
@@ -70,17 +79,22 @@ def store_error(exc: DBAPIError, database: str, busy_timeout_seconds: float = 0.
     """
     orig = exc.orig
     if isinstance(orig, sqlite3.Error):
-        name = getattr(orig, "sqlite_errorname", "") or ""
-        reason = _first_line(orig)
-        if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in reason:
-            return StoreLockedError(database, busy_timeout_seconds, attempts)
-        if name.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")):
-            return StoreCorruptError(database, f"{reason} (corrupt?)")
-        return StoreUnavailableError(database, reason)
+        return _sqlite_error(orig, database, busy_timeout_seconds, attempts)
     if isinstance(exc, OperationalError) or exc.connection_invalidated:
         return StoreUnavailableError(database, _first_line(orig or exc))
     return StoreError(database, f"database error on {database}: {_first_line(orig or exc)}; "
                                 "check the database, or pass another --db / REMIT_DB")
+
+
+def _sqlite_error(orig: sqlite3.Error, database: str, busy_timeout_seconds: float,
+                  attempts: int) -> StoreError:
+    name = getattr(orig, "sqlite_errorname", "") or ""
+    reason = _first_line(orig)
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in reason:
+        return StoreLockedError(database, busy_timeout_seconds, attempts)
+    if name.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")):
+        return StoreCorruptError(database, f"{reason} (corrupt?)")
+    return StoreUnavailableError(database, reason)
 
 
 def _check_sqlite_file(url: URL, database: str) -> None:
@@ -91,6 +105,8 @@ def _check_sqlite_file(url: URL, database: str) -> None:
         raise StoreUnavailableError(database, f"directory {str(path.parent)!r} does not exist")
     if not path.exists():
         return
+    if path.is_dir():
+        raise StoreUnavailableError(database, "it is a directory, not a database file")
     try:
         with path.open("rb") as handle:
             header = handle.read(len(_SQLITE_HEADER))
@@ -102,13 +118,28 @@ def _check_sqlite_file(url: URL, database: str) -> None:
         raise StoreCorruptError(database, "file is too short to be a database (corrupt?)")
 
 
-def _sqlite_engine(url: URL, busy_timeout_seconds: float) -> Engine:
-    in_memory = sqlite_path(url) is None
-    engine = create_engine(
-        url,
-        connect_args={"timeout": busy_timeout_seconds, "check_same_thread": False},
-        poolclass=StaticPool if in_memory else None,
-    )
+def _read_only_connector(path: Path, busy_timeout_seconds: float) -> Callable[
+        [], sqlite3.Connection]:
+    """Connections that open ``path`` read-only: SQLite neither creates nor changes it."""
+    uri = f"file:{quote(str(path.absolute()))}?mode=ro"
+
+    def connect() -> sqlite3.Connection:
+        return sqlite3.connect(uri, uri=True, timeout=busy_timeout_seconds,
+                               check_same_thread=False)
+
+    return connect
+
+
+def _sqlite_engine(url: URL, busy_timeout_seconds: float, *, read_only: bool) -> Engine:
+    path = sqlite_path(url)
+    if read_only and path is not None:
+        engine = create_engine(url, creator=_read_only_connector(path, busy_timeout_seconds))
+    else:
+        engine = create_engine(
+            url,
+            connect_args={"timeout": busy_timeout_seconds, "check_same_thread": False},
+            poolclass=StaticPool if path is None else None,
+        )
     busy_ms = round(busy_timeout_seconds * 1000)
 
     @event.listens_for(engine, "connect")
@@ -119,8 +150,10 @@ def _sqlite_engine(url: URL, busy_timeout_seconds: float) -> Engine:
         try:
             cursor.execute(f"PRAGMA busy_timeout = {busy_ms}")
             cursor.execute("PRAGMA foreign_keys = ON")
-            cursor.execute("PRAGMA journal_mode = WAL")
-            cursor.execute("PRAGMA synchronous = NORMAL")
+            if read_only:
+                cursor.execute("PRAGMA query_only = ON")
+            else:
+                cursor.execute("PRAGMA synchronous = NORMAL")
         finally:
             cursor.close()
 
@@ -132,13 +165,14 @@ def _sqlite_engine(url: URL, busy_timeout_seconds: float) -> Engine:
     return engine
 
 
-def _postgres_engine(url: URL) -> Engine:
+def _postgres_engine(url: URL, *, read_only: bool) -> Engine:
     """A PostgreSQL engine whose commits do not wait for the server's disk flush.
 
     This matches SQLite's ``synchronous = NORMAL`` in WAL mode: a committed trial
     survives remit's process being killed (the server holds it), and only a crash of the
     database server itself could lose the last fraction of a second of trials, which
     ``remit run --resume`` then runs again. It halves the cost of saving a trial.
+    ``read_only``: every transaction of the session is read-only.
     """
     engine = create_engine(url, connect_args={"connect_timeout": _PG_CONNECT_TIMEOUT_SECONDS})
 
@@ -147,6 +181,8 @@ def _postgres_engine(url: URL) -> Engine:
                     _record: ConnectionPoolEntry) -> None:
         with dbapi_connection.cursor() as cursor:
             cursor.execute("SET synchronous_commit TO off")
+            if read_only:
+                cursor.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
         dbapi_connection.commit()
 
     return engine
@@ -160,18 +196,42 @@ class Database:
         name: the database as shown to users (path, or URL without password).
         dialect: ``sqlite`` or ``postgresql``.
         busy_timeout_seconds: how long a SQLite write waits for the lock per attempt.
+        read_only: whether the connections can only read (see the module's docstring).
     """
 
-    def __init__(self, url: URL, busy_timeout_seconds: float) -> None:
+    def __init__(self, url: URL, busy_timeout_seconds: float, *,
+                 read_only: bool = False) -> None:
         self.url = url
         self.name = describe_url(url)
         self.dialect = url.get_backend_name()
         self.busy_timeout_seconds = busy_timeout_seconds
+        self.read_only = read_only
         if self.dialect == "sqlite":
             _check_sqlite_file(url, self.name)
-            self.engine = _sqlite_engine(url, busy_timeout_seconds)
+            self.engine = _sqlite_engine(url, busy_timeout_seconds, read_only=read_only)
         else:
-            self.engine = _postgres_engine(url)
+            self.engine = _postgres_engine(url, read_only=read_only)
+
+    def use_wal(self) -> None:
+        """Switch a SQLite file to the WAL journal (a setting the file keeps); nothing for
+        PostgreSQL, in-memory SQLite or a read-only database.
+
+        Raises:
+            StoreError: the file cannot be switched (it is locked, or cannot be written).
+        """
+        if self.read_only or self.dialect != "sqlite" or sqlite_path(self.url) is None:
+            return
+        try:
+            raw = self.engine.raw_connection()
+        except DBAPIError as exc:
+            raise store_error(exc, self.name, self.busy_timeout_seconds) from None
+        try:
+            # Outside any transaction: SQLite changes the journal only there.
+            raw.driver_connection.execute("PRAGMA journal_mode = WAL")  # type: ignore[union-attr]
+        except sqlite3.Error as exc:
+            raise _sqlite_error(exc, self.name, self.busy_timeout_seconds, 1) from None
+        finally:
+            raw.close()
 
     def read(self, work: Callable[[Connection], T]) -> T:
         """Run ``work`` in one read transaction.
