@@ -136,10 +136,10 @@ class NotRemitDatabaseError(StoreCorruptError):
     """
 
     def __init__(self, database: str, reason: str) -> None:
-        self.reason = reason
+        self.reason = f"it is not a remit database ({reason})"
         StoreError.__init__(
             self, database,
-            f"cannot use {database}: it is not a remit database ({reason}), and remit never "
+            f"cannot use {database}: {self.reason}, and remit never "
             "writes to another application's database; pass --db with a new file (or an "
             "empty PostgreSQL database or schema)")
 
