@@ -134,8 +134,9 @@ def load_scenario(path: Path | str, *, shown_as: str | None = None) -> Scenario:
         where = "(top level): " if exc.problem.startswith("not valid") else ""
         raise ScenarioFileError(name, [where + exc.problem]) from None
     if not isinstance(data, dict):
+        got = "an empty file" if data is None else type(data).__name__
         raise ScenarioFileError(name, ["(top level): expected a mapping of scenario fields, "
-                                       f"got {type(data).__name__}"])
+                                       f"got {got}"])
     try:
         return Scenario.model_validate(data)
     except ValidationError as exc:
