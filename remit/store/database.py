@@ -15,8 +15,9 @@ A read-only :class:`Database` (the commands that only read) opens a SQLite file 
 ``file:PATH?mode=ro`` with ``query_only`` set, so it can neither create the file nor
 change it, and PostgreSQL sessions with read-only transactions.
 
-Before SQLite touches an existing file, its first 16 bytes are checked against the SQLite
-header, so a file that is not a database is refused without being modified.
+Before SQLite touches an existing file, its header is read: a file that is not a database
+is refused without being modified, and so is another application's SQLite file (its
+``application_id`` is neither 0 nor remit's), before SQLite opens it.
 
 Driver errors become :mod:`remit.store.errors` with one-line messages
 (:func:`store_error`).
@@ -41,14 +42,16 @@ if TYPE_CHECKING:
     import psycopg
 
 from remit.store.errors import (
+    NotRemitDatabaseError,
     StoreCorruptError,
     StoreError,
     StoreLockedError,
     StoreUnavailableError,
 )
+from remit.store.tables import SQLITE_APPLICATION_ID
 from remit.store.urls import describe_url, sqlite_path
 
-__all__ = ["Database", "RowValue", "store_error"]
+__all__ = ["Database", "RowValue", "application_id_reason", "store_error"]
 
 RowValue = str | int | float | bool | datetime | None
 """A column value of a store row."""
@@ -56,6 +59,8 @@ RowValue = str | int | float | bool | datetime | None
 _log = logging.getLogger(__name__)
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
+_PAYLOAD_FRACTIONS = b"\x40\x20\x20"  # header bytes 21-23: fixed in every SQLite file
+_APPLICATION_ID_END = 72  # the header's application_id: 4 big-endian bytes at offset 68
 _WRITE = "remit_write"
 _LOCK_ATTEMPTS = 3
 _PG_CONNECT_TIMEOUT_SECONDS = 10
@@ -97,6 +102,11 @@ def _sqlite_error(orig: sqlite3.Error, database: str, busy_timeout_seconds: floa
     return StoreUnavailableError(database, reason)
 
 
+def application_id_reason(app_id: int) -> str:
+    """Why a SQLite file whose header carries ``app_id`` is not remit's."""
+    return f"its SQLite application_id is {app_id}, not remit's {SQLITE_APPLICATION_ID}"
+
+
 def _check_sqlite_file(url: URL, database: str) -> None:
     path = sqlite_path(url)
     if path is None:
@@ -109,13 +119,21 @@ def _check_sqlite_file(url: URL, database: str) -> None:
         raise StoreUnavailableError(database, "it is a directory, not a database file")
     try:
         with path.open("rb") as handle:
-            header = handle.read(len(_SQLITE_HEADER))
+            header = handle.read(_APPLICATION_ID_END)
     except OSError as exc:
         raise StoreUnavailableError(database, exc.strerror or str(exc)) from None
-    if header and header != _SQLITE_HEADER[: len(header)]:
+    magic = header[: len(_SQLITE_HEADER)]
+    if magic and magic != _SQLITE_HEADER[: len(magic)]:
         raise StoreCorruptError(database, "file is not a database (corrupt?)")
-    if 0 < len(header) < len(_SQLITE_HEADER):
+    if 0 < len(header) < _APPLICATION_ID_END:
         raise StoreCorruptError(database, "file is too short to be a database (corrupt?)")
+    if header and header[21:24] != _PAYLOAD_FRACTIONS:
+        raise StoreCorruptError(database, "file is not a database (corrupt?)")
+    app_id = int.from_bytes(header[_APPLICATION_ID_END - 4:], "big", signed=True)
+    if header and app_id not in (0, SQLITE_APPLICATION_ID):
+        # Another application's file: refused before SQLite opens it (which, for a file in
+        # WAL mode, could leave index files beside it).
+        raise NotRemitDatabaseError(database, application_id_reason(app_id))
 
 
 def _read_only_connector(path: Path, busy_timeout_seconds: float) -> Callable[

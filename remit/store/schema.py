@@ -31,7 +31,7 @@ from typing import NamedTuple
 from sqlalchemy import Connection, inspect, select, text, update
 from sqlmodel import SQLModel
 
-from remit.store.database import Database
+from remit.store.database import Database, application_id_reason
 from remit.store.errors import (
     MissingDatabaseError,
     NotRemitDatabaseError,
@@ -95,8 +95,7 @@ def inspect_database(connection: Connection, database: str) -> Found:
     """
     app_id = _application_id(connection)
     if app_id not in (None, 0, SQLITE_APPLICATION_ID):
-        raise NotRemitDatabaseError(database, f"its SQLite application_id is {app_id}, not "
-                                              f"remit's {SQLITE_APPLICATION_ID}")
+        raise NotRemitDatabaseError(database, application_id_reason(app_id))
     names = set(inspect(connection).get_table_names())
     if not names:
         return Found(None, marked=False)

@@ -107,6 +107,21 @@ def test_another_applications_id_is_refused_even_with_remit_tables(tmp_path: Pat
     assert path.read_bytes() == before
 
 
+def test_another_applications_wal_file_is_refused_before_sqlite_opens_it(
+        tmp_path: Path) -> None:
+    path = tmp_path / "other.db"
+    with sqlite3.connect(path) as connection:
+        connection.execute("PRAGMA journal_mode = WAL")
+    connection.close()
+    before = _other_application(path, application_id=0x46534C31)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.db"]  # closed cleanly
+    for read_only in (True, False):
+        with pytest.raises(NotRemitDatabaseError, match=r"application_id is 1179864113"):
+            Store.open(str(path), read_only=read_only)
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.db"]  # no -wal, no -shm
+
+
 def test_a_new_database_carries_the_marker(store_url: str) -> None:
     Store.open(store_url).close()
     assert _meta(store_url) == {"schema_version": "2", "application": "remit"}
