@@ -83,7 +83,6 @@ import pytest
 
 if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr
-    from sqlalchemy.engine import URL
 
     from remit.authority import ControlMode
     from remit.harness.collected import AgentSummary, SessionOutcome
@@ -266,87 +265,24 @@ def _check_agent(config: pytest.Config, *, collected: bool) -> None:
         raise pytest.UsageError(str(exc)) from None
 
 
-def _directory_problem(directory: Path, *, made: bool) -> str | None:
-    """Why no file can be written in ``directory`` (``None`` if one can); creates nothing.
-
-    ``made``: the writer creates missing directories (a report's), so the nearest one
-    that exists must be writable; otherwise ``directory`` itself must exist.
-    """
-    import os
-
-    existing = directory
-    while made and not existing.exists() and existing != existing.parent:
-        existing = existing.parent
-    if not existing.exists():
-        return f"directory {str(existing)!r} does not exist"
-    if not existing.is_dir():
-        return f"{str(existing)!r} is not a directory"
-    if not os.access(existing, os.W_OK | os.X_OK):
-        return f"directory {str(existing)!r} is not writable"
-    return None
-
-
-def _db_problem(url: str) -> str | None:
-    """Why ``--remit-db`` cannot be written (``None`` if it can), without creating it.
-
-    A SQLite file that exists is opened (a damaged or newer database is refused now, not
-    after the tests); a new one needs only a writable directory. PostgreSQL is connected
-    to, without creating remit's tables.
-    """
-    import os
-
-    from remit.store import Store, StoreError, resolve_url
-    from remit.store.urls import sqlite_path
-
-    try:
-        resolved = resolve_url(url, environ=os.environ)
-        if resolved.get_backend_name() != "sqlite":
-            return _connection_problem(resolved)
-        path = sqlite_path(resolved)
-        if path is not None and path.is_file():
-            Store.open(url, create=False).close()
-    except StoreError as exc:
-        return str(getattr(exc, "reason", exc))
-    if path is None or path.is_file():
-        return None
-    if path.is_dir():
-        return f"{str(path)!r} is a directory, not a file"
-    return _directory_problem(path.parent, made=False)
-
-
-def _connection_problem(url: URL) -> str | None:
-    """Why the PostgreSQL server at ``url`` refuses a connection (``None`` if it accepts)."""
-    from sqlalchemy import create_engine
-    from sqlalchemy.exc import SQLAlchemyError
-
-    engine = create_engine(url, connect_args={"connect_timeout": 10})
-    try:
-        with engine.connect():
-            return None
-    except SQLAlchemyError as exc:
-        reason = str(getattr(exc, "orig", None) or exc).strip()
-        return reason.splitlines()[0] if reason else type(exc).__name__
-    finally:
-        engine.dispose()
-
-
 def _report_problem(report: str) -> str | None:
     """Why ``--remit-report`` cannot be written (``None`` if it can), without writing it."""
+    from remit.outputs import output_file_problem
     from remit.reports import REPORT_FORMATS
 
     path = Path(report)
     if path.suffix.lower() not in REPORT_FORMATS:
         return (f"suffix={path.suffix!r} names no report format (known: "
                 f"{', '.join(REPORT_FORMATS)})")
-    if path.is_dir():
-        return f"{str(path)!r} is a directory, not a file"
-    return _directory_problem(path.parent, made=True)
+    return output_file_problem(path)
 
 
 def _check_outputs(config: pytest.Config) -> None:
     """Check ``--remit-db`` and ``--remit-report`` before any test runs."""
+    from remit.outputs import database_problem
+
     db, report = config.getoption("remit_db"), config.getoption("remit_report")
-    if db is not None and (problem := _db_problem(db)) is not None:
+    if db is not None and (problem := database_problem(db)) is not None:
         raise _usage_error("--remit-db", db, problem,
                            "pass a SQLite file in an existing, writable directory or a "
                            "reachable postgresql://USER@HOST:PORT/DB")

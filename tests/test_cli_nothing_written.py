@@ -13,12 +13,12 @@ MISTAKES = {
     "unknown suite": (["run", "--suite", "nosuch"], "nosuch"),
     "unknown agent": (["run", "--suite", "handwritten", "--agent", "nosuch"], "nosuch"),
     "unknown mode": (["run", "--suite", "handwritten", "--modes", "nosuch"], "nosuch"),
-    "resume in a missing database": (["run", "--resume", "r-nope"], "no database file there"),
+    "resume in a missing database": (["run", "--resume", "r-nope"], "no remit database at"),
     "LLM option without an LLM agent": (["run", "--suite", "handwritten", "--temperature", "1"],
                                         "only apply to --agent openai:MODEL"),
     "report with an unknown suffix": (["run", "--suite", "handwritten", "--report", "r.txt"],
                                       "r.txt"),
-    "compare in a missing database": (["compare", "r-nope"], "no database file there"),
+    "compare in a missing database": (["compare", "r-nope"], "no remit database at"),
 }
 
 

@@ -228,7 +228,7 @@ def test_a_missing_database_is_one_line_and_nothing_is_written(
     path = tmp_path / "absent.db"
     result = CliRunner().invoke(app, [*command, "--db", str(path)])
     assert result.exit_code == 2
-    assert "there is no database file there" in result.stderr
+    assert "no remit database at" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert not path.exists()
 

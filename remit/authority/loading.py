@@ -25,9 +25,11 @@ from pydantic_core import ErrorDetails
 from remit.authority.conditions import Condition
 from remit.authority.policy import AuthorityMap
 from remit.authority.roles import Action, Role
+from remit.documents import DocumentError, parse_text
 from remit.errors import MapError
 
-__all__ = ["MapFormat", "dump_map", "load_map", "map_problems"]
+__all__ = ["MapFormat", "MapSyntaxError", "dump_map", "load_map", "map_problems",
+           "parse_document"]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -49,8 +51,10 @@ def load_map(text: str, *, format: MapFormat, source: str = "authority map") -> 
         The validated map.
 
     Raises:
-        MapError: the text does not parse, or does not describe a valid map; one
-            problem per error, each naming the key path and the valid values.
+        MapSyntaxError: the text does not parse (a :class:`MapError` whose one problem
+            names the line and column).
+        MapError: the text does not describe a valid map; one problem per error, each
+            naming the key path and the valid values.
     """
     return parse_document(text, AuthorityMap, format=format, source=source)
 
@@ -60,31 +64,41 @@ def parse_document(text: str, model: type[M], *, format: MapFormat, source: str)
     sentences for every way it can be wrong.
 
     Raises:
-        MapError: the text does not parse, is not a mapping, or does not validate.
+        MapSyntaxError: the text does not parse (one line, naming the line and column).
+        MapError: the text is not a mapping, or does not validate.
     """
-    data: object
-    if format == "yaml":
-        try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            raise MapError([f"not valid YAML: {exc}"], source) from exc
-    elif format == "json":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise MapError([f"not valid JSON: {exc}"], source) from exc
-    else:
+    if format not in ("yaml", "json"):
         raise MapError([f"format={format!r} is not a map format; use yaml or json"], source)
+    try:
+        data = parse_text(text, format, source=source)
+    except DocumentError as exc:
+        raise MapSyntaxError(exc.problem, source, line=exc.line, column=exc.column) from None
     if not isinstance(data, dict):
         fields = ", ".join(model.model_fields)
-        raise MapError(
-            [f"the document must be a mapping with keys {fields}; got {type(data).__name__}"],
-            source,
-        )
+        got = "an empty document" if data is None else type(data).__name__
+        raise MapError([f"the document must be a mapping with keys {fields}; got {got}"],
+                       source)
     try:
         return model.model_validate(data)
     except ValidationError as exc:
         raise MapError(map_problems(exc, model), source) from exc
+
+
+class MapSyntaxError(MapError):
+    """A map or mode file that does not parse as YAML or JSON at all (as opposed to one
+    that parses but does not describe a valid map); its one problem names the line and
+    column, e.g. ``not valid YAML at line 2, column 9: mapping values are not allowed
+    here``.
+
+    Attributes:
+        line, column: where the parser stopped (1-based), when it says.
+    """
+
+    def __init__(self, problem: str, source: str, *, line: int | None = None,
+                 column: int | None = None) -> None:
+        self.line = line
+        self.column = column
+        super().__init__([problem], source)
 
 
 def dump_map(authority_map: AuthorityMap, format: MapFormat) -> str:

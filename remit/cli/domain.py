@@ -11,7 +11,9 @@ from rich.console import Console
 from rich.table import Table
 
 from remit import authority, catalogue, quotes
-from remit.cli.app import PROBLEMS_FOUND, console, user_errors
+from remit.authority.loading import MapSyntaxError
+from remit.cli.app import CATALOGUE_SIZE_MAX, PROBLEMS_FOUND, SEED_MAX, console, user_errors
+from remit.documents import read_text
 from remit.errors import MapError
 from remit.harness.modes import load_mode
 
@@ -86,12 +88,21 @@ def table(
 def check(
     path: Annotated[Path, typer.Argument(help="Authority map file (.yaml, .yml or .json).")],
 ) -> None:
-    """Validate an authority map file; print its problems and exit 1 on any."""
-    text = path.read_text(encoding="utf-8")
+    """Validate an authority map file; print its problems and exit 1 on any.
+
+    A file that cannot be read or does not parse as YAML/JSON is bad input: one line
+    (naming the line and column of a syntax error) and exit status 2.
+    """
+    text = read_text(path)
+    if not text.strip():
+        raise ValueError(f"{path}: the file is empty; write an authority map in it (see "
+                         "docs/authority.md)")
     fmt: Literal["json", "yaml"] = "json" if path.suffix.lower() == ".json" else "yaml"
     console = _console()
     try:
         loaded = authority.load_map(text, format=fmt, source=str(path))
+    except MapSyntaxError as exc:
+        raise ValueError(f"{exc}; fix the file") from None
     except MapError as exc:
         for problem in exc.problems:
             console.print(f"{path}: {problem}", markup=False)
@@ -118,9 +129,9 @@ def diagram() -> None:
 @catalogue_app.command("show")
 @user_errors
 def catalogue_show(
-    seed: Annotated[int, typer.Option(help="Generator seed.")] = 0,
-    size: Annotated[int | None, typer.Option(min=1, help="Number of SKUs (default: small).")]
-    = None,
+    seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="Generator seed.")] = 0,
+    size: Annotated[int | None, typer.Option(
+        min=1, max=CATALOGUE_SIZE_MAX, help="Number of SKUs (default: 48).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print canonical JSON.")] = False,
 ) -> None:
     """Print the generated governed catalogue."""

@@ -6,7 +6,8 @@ from typing import Annotated
 
 import typer
 
-from remit.cli.app import user_errors
+from remit.cli.app import SEED_MAX, TRIALS_MAX, user_errors
+from remit.outputs import check_database
 
 __all__ = ["mcp_app"]
 
@@ -25,8 +26,9 @@ def serve(
         "--modes", "--mode",
         help="Comma-separated control modes: all_tools, dual_control, oracle_plan or mode "
              "files (.yaml/.json) (default: all_tools,dual_control).")] = None,
-    trials: Annotated[int, typer.Option(min=1, help="Trials per scenario and mode.")] = 1,
-    seed: Annotated[int, typer.Option(help="Run seed.")] = 0,
+    trials: Annotated[int, typer.Option(
+        min=1, max=TRIALS_MAX, help="Trials per scenario and mode.")] = 1,
+    seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="Run seed.")] = 0,
     db: Annotated[str | None, typer.Option(
         "--db", help="Where the run is stored (default: $REMIT_DB, else ./remit.db).")]
     = None,
@@ -58,6 +60,7 @@ def serve(
     when the client leaves is stored as an agent error. Everything but the MCP channel
     goes to stderr.
     """
+    check_database(db)  # before the MCP SDK loads or a server starts
     from remit.mcp import mcp_serve  # noqa: PLC0415 - the MCP SDK loads only for this command
 
     mcp_serve(suite_spec=suite, modes=modes, scenarios=scenario or (), keyword=keyword,

@@ -15,7 +15,21 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from remit import authority
 from remit.actors import AgentFactory, load_agent_factory
 from remit.actors.llm import is_llm_spec, llm_agent_factory, llm_run_metadata, parse_llm_config
-from remit.cli.app import PROBLEMS_FOUND, console, user_errors
+from remit.cli.app import (
+    CONCURRENCY_MAX,
+    LLM_TIMEOUT_MAX,
+    MAX_TOKENS_MAX,
+    PROBLEMS_FOUND,
+    RETRIES_MAX,
+    SAMPLE_MAX,
+    SEED_MAX,
+    TRIALS_MAX,
+    check_document,
+    check_output_directory,
+    check_output_file,
+    console,
+    user_errors,
+)
 from remit.errors import RunAbortedError
 from remit.harness import (
     AgentIdentity,
@@ -39,6 +53,7 @@ from remit.harness import (
     unmeasured,
 )
 from remit.harness.modes import load_mode, modes_from_metadata
+from remit.outputs import check_database
 from remit.reports import (
     approval_lines,
     approval_table,
@@ -116,10 +131,12 @@ def run(
         help="Comma-separated control modes: built-in names (all_tools, dual_control, "
              "oracle_plan) or mode files (.yaml/.json, see docs/authority.md).")]
     = "all_tools,dual_control",
-    trials: Annotated[int, typer.Option(min=1, help="Trials per scenario and mode.")] = 1,
-    seed: Annotated[int, typer.Option(help="Run seed.")] = 0,
+    trials: Annotated[int, typer.Option(
+        min=1, max=TRIALS_MAX, help="Trials per scenario and mode.")] = 1,
+    seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="Run seed.")] = 0,
     db: DbOption = None,
-    concurrency: Annotated[int, typer.Option(min=1, help="Trials in flight at once.")] = 1,
+    concurrency: Annotated[int, typer.Option(
+        min=1, max=CONCURRENCY_MAX, help="Trials in flight at once.")] = 1,
     resume: Annotated[str | None, typer.Option(
         help="Resume RUN_ID: run only the trials it is missing.")] = None,
     retry_errors: Annotated[bool, typer.Option(
@@ -127,7 +144,7 @@ def run(
         help="With --resume: also run again the trials that ended in an infrastructure "
              "error (their records are replaced).")] = False,
     retries: Annotated[int, typer.Option(
-        min=0, help="Retries of a trial after an infrastructure error.")] = 2,
+        min=0, max=RETRIES_MAX, help="Retries of a trial after an infrastructure error.")] = 2,
     on_infra_error: Annotated[Literal["exclude", "failure"], typer.Option(
         help="When retries run out: exclude the trial or count it as a failure.")]
     = "exclude",
@@ -150,11 +167,12 @@ def run(
         help="Run the scenarios carrying this tag: facet=value, or a value of any facet "
              "(repeatable: any of them).", rich_help_panel=_SELECT)] = None,
     sample: Annotated[int | None, typer.Option(
-        "--sample", metavar="N", help="Run a random sample of N of the selected scenarios.",
+        "--sample", metavar="N", max=SAMPLE_MAX,
+        help="Run a random sample of N of the selected scenarios.",
         rich_help_panel=_SELECT)] = None,
     sample_seed: Annotated[int | None, typer.Option(
-        "--sample-seed", metavar="S", help="Seed of --sample (default: --seed).",
-        rich_help_panel=_SELECT)] = None,
+        "--sample-seed", metavar="S", min=0, max=SEED_MAX,
+        help="Seed of --sample (default: --seed).", rich_help_panel=_SELECT)] = None,
     base_url: Annotated[str | None, typer.Option(
         help="Chat-completions server (default: $OPENAI_BASE_URL, else OpenAI's).",
         rich_help_panel=_LLM)] = None,
@@ -162,11 +180,13 @@ def run(
         help="Variable holding the API key (default: OPENAI_API_KEY).",
         rich_help_panel=_LLM)] = None,
     temperature: Annotated[float | None, typer.Option(
-        help="Sampling temperature (default: 0).", rich_help_panel=_LLM)] = None,
+        min=0.0, max=2.0, help="Sampling temperature (default: 0).",
+        rich_help_panel=_LLM)] = None,
     max_tokens: Annotated[int | None, typer.Option(
-        help="Completion tokens per reply (default: 1024).", rich_help_panel=_LLM)] = None,
+        min=1, max=MAX_TOKENS_MAX, help="Completion tokens per reply (default: 1024).",
+        rich_help_panel=_LLM)] = None,
     llm_seed: Annotated[int | None, typer.Option(
-        help="The model's sampling seed, if the server honours one.",
+        min=0, max=SEED_MAX, help="The model's sampling seed, if the server honours one.",
         rich_help_panel=_LLM)] = None,
     tool_call_format: Annotated[str | None, typer.Option(
         help="native, content-json, or auto (native, else one JSON call in the text).",
@@ -187,10 +207,12 @@ def run(
     cost_table: Annotated[Path | None, typer.Option(
         help="YAML/JSON prices per million tokens by model.", rich_help_panel=_LLM)] = None,
     llm_retries: Annotated[int | None, typer.Option(
+        min=0, max=RETRIES_MAX,
         help="Retries of a model call after HTTP 408/409/429/5xx or a dropped connection "
              "(default: 3); a refused connection or a timeout is not retried.",
         rich_help_panel=_LLM)] = None,
     llm_timeout: Annotated[float | None, typer.Option(
+        min=0.0, max=LLM_TIMEOUT_MAX,
         help="Seconds to wait for one model response (default: 60); see docs/agents.md "
              "for the worst-case wait.", rich_help_panel=_LLM)] = None,
 ) -> None:
@@ -201,8 +223,12 @@ def run(
     ``--fail-under`` turns the run into a CI gate: it is stored and reported as usual,
     then exits 1 if a mode misses a gate.
     """
+    # Paths first: a report or database that cannot be written is refused before any work.
     if report is not None:
-        format_for(report)  # refuse an unknown format before running anything
+        format_for(report)
+        check_output_file("--report", report)
+    check_database(db)
+    _check_llm_files(cost_table, cassettes, llm_cache)
     if resume is not None:
         _refuse_options_on_resume(ctx)
     elif retry_errors:
@@ -374,6 +400,25 @@ def _refuse_options_on_resume(ctx: typer.Context) -> None:
                          "instead")
 
 
+def _check_llm_files(cost_table: Path | None, cassettes: Path | None,
+                     llm_cache: str | None) -> None:
+    """Refuse a cost table that cannot be read or parsed and a cassette directory that
+    cannot be used, before any work."""
+    if cost_table is not None:
+        check_document("--cost-table", cost_table)
+    directory = cassettes or (Path("cassettes") if llm_cache else None)
+    if directory is None:
+        return
+    if directory.exists() and not directory.is_dir():
+        raise ValueError(f"--cassettes {directory}: it is a file, not a directory; pass the "
+                         "directory the cassettes are (or will be) recorded in")
+    if llm_cache == "replay" and not directory.is_dir():
+        raise ValueError(f"--cassettes {directory}: no such directory, so there is nothing "
+                         "to replay; record the cassettes first with --llm-cache record")
+    if llm_cache == "record":
+        check_output_directory("--cassettes", directory)
+
+
 def _agent(spec: str, llm_options: dict[str, object]) -> tuple[
         AgentFactory | None, dict[str, JsonValue], dict[str, JsonValue]]:
     """The factory, configuration and manifest metadata of ``--agent``.
@@ -476,7 +521,8 @@ def report(run_id: Annotated[str, typer.Argument(help="A run id (see `remit runs
         raise ValueError("--modes and --force choose what a report of two runs compares; "
                          "give a second run id (remit report RUN RUN2), or leave them out")
     chosen = format_for(output, fmt)
-    with Store.open(db, create=False) as store:
+    check_output_file("--output", output)
+    with Store.open(db, read_only=True) as store:
         manifest = store.manifest(run_id)
         written = write_report(manifest, store.trials(run_id), suite_of(manifest), output,
                                chosen)
@@ -488,7 +534,8 @@ def report(run_id: Annotated[str, typer.Argument(help="A run id (see `remit runs
 def _comparison_report(run_id: str, other: str, output: Path, *, fmt: str | None,
                        modes: str | None, force: bool, db: str | None) -> None:
     chosen = comparison_format_for(output, fmt)
-    with Store.open(db, create=False) as store:
+    check_output_file("--output", output)
+    with Store.open(db, read_only=True) as store:
         a, b = _sides(store, run_id, other, modes)
         suite_a = suite_of(a.manifest)
         same = b.manifest.suite_fingerprint == a.manifest.suite_fingerprint
@@ -504,7 +551,7 @@ def _comparison_report(run_id: str, other: str, output: Path, *, fmt: str | None
 @user_errors
 def runs(db: DbOption = None, as_json: JsonOption = False) -> None:
     """List the stored runs, newest first."""
-    with Store.open(db, create=False) as store:
+    with Store.open(db, read_only=True) as store:
         listings = store.runs()
     if as_json:
         typer.echo(json.dumps([r.model_dump(mode="json") for r in listings], indent=2))
@@ -516,7 +563,7 @@ def runs(db: DbOption = None, as_json: JsonOption = False) -> None:
 def show(run_id: Annotated[str, typer.Argument(help="A run id (see `remit runs`).")],
          db: DbOption = None, as_json: JsonOption = False) -> None:
     """Show a stored run: its manifest and per-mode results."""
-    with Store.open(db, create=False) as store:
+    with Store.open(db, read_only=True) as store:
         manifest = store.manifest(run_id)
         result = result_from_store(store, run_id)
     if as_json:
@@ -535,7 +582,7 @@ def trail(trial_id: Annotated[str, typer.Argument(
     scorer counted against it (wrong variants, unsupported claims and citations,
     abandoned and missing hand-offs), whether the agent made no valid write, its reply
     issues (for an agent that reports usage) and the expectations that broke."""
-    with Store.open(db, create=False) as store:
+    with Store.open(db, read_only=True) as store:
         record = store.trial(trial_id)
         manifest = store.manifest(trial_id.split("/", 1)[0])
     if as_json:
@@ -615,7 +662,7 @@ def compare_runs(
     the comparison with the same rows as ``tradeoff``.
     """
     gate = gate_metrics(fail_if_worse) if fail_if_worse is not None else ()
-    with Store.open(db, create=False) as store:
+    with Store.open(db, read_only=True) as store:
         a, b = _sides(store, run_id, other, modes)
     result = compare(a, b, force=force)
     rows = tradeoff_rows(result, a.trials, b.trials,

@@ -9,7 +9,14 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from remit.cli.app import PROBLEMS_FOUND, console, user_errors
+from remit.cli.app import (
+    PROBLEMS_FOUND,
+    SAMPLE_MAX,
+    SEED_MAX,
+    check_output_directory,
+    console,
+    user_errors,
+)
 from remit.harness import ScenarioCheck, check_path, load_modes, select, suite_names
 from remit.harness.selection import describe
 from remit.scenarios import dump_scenario, export_suite, scenario_schema, space_size
@@ -38,9 +45,10 @@ def list_suite(suite: SuiteOption = "core",
                    help="Only scenarios carrying this tag: facet=value, or a value of any "
                         "facet (repeatable: any of them).")] = None,
                sample: Annotated[int | None, typer.Option(
-                   "--sample", metavar="N", help="A random sample of N of those.")] = None,
+                   "--sample", metavar="N", max=SAMPLE_MAX,
+                   help="A random sample of N of those.")] = None,
                seed: Annotated[int, typer.Option(
-                   "--seed", "--sample-seed", metavar="S",
+                   "--seed", "--sample-seed", metavar="S", min=0, max=SEED_MAX,
                    help="Seed of --sample; `remit run` draws the same sample with the same "
                         "seed.")] = 0) -> None:
     """List a suite's scenarios (and its fingerprint), or the ones a selection keeps:
@@ -93,6 +101,7 @@ def export(output: Annotated[Path, typer.Option("-o", "--output", help="Director
     loading the directory back gives the same fingerprint."""
     if fmt not in ("yaml", "json"):
         raise ValueError(f"--format={fmt!r}; use yaml or json")
+    check_output_directory("--output", output)
     chosen = resolve_suite(suite)
     written = export_suite(chosen, output, "json" if fmt == "json" else "yaml")
     console().print(f"wrote {len(written)} scenarios of {chosen.id} to {output} (fingerprint "
@@ -115,7 +124,8 @@ def check(
     modes: Annotated[str | None, typer.Option(
         help="Comma-separated control modes: built-in names or mode files (.yaml/.json) "
              "(default: every built-in mode).")] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the oracle's trials.")] = 0,
+    seed: Annotated[int, typer.Option(
+        min=0, max=SEED_MAX, help="Seed of the oracle's trials.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Check scenario files as the core suite is checked: the plan quotes acceptable SKUs

@@ -23,6 +23,7 @@ from remit.authority import (
     mode_by_name,
 )
 from remit.authority.loading import MapFormat
+from remit.documents import DocumentError, read_text
 from remit.errors import MapError
 
 __all__ = ["CUSTOM_MODES_KEY", "ModeFileError", "custom_mode_metadata", "load_mode",
@@ -52,7 +53,9 @@ def load_mode(spec: str) -> ControlMode:
 
     Raises:
         UnknownModeError: ``spec`` is neither a built-in name nor a mode file's path.
-        ModeFileError: the file cannot be read, or does not describe a usable mode.
+        ModeFileError: the file cannot be read (missing, a directory, not UTF-8), does not
+            parse (one line naming the line and column) or does not describe a usable
+            mode.
     """
     spec = spec.strip()
     if spec in BUILTIN_MODE_NAMES:
@@ -62,9 +65,9 @@ def load_mode(spec: str) -> ControlMode:
     if text_format is None:
         raise UnknownModeError(spec)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ModeFileError(spec, f"cannot be read ({exc.strerror or exc})") from exc
+        text = read_text(path)
+    except DocumentError as exc:
+        raise ModeFileError(spec, exc.problem) from None
     try:
         return load_mode_spec(text, format=text_format, source=spec).build()
     except MapError as exc:

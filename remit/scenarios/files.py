@@ -20,6 +20,7 @@ from typing import Literal
 import yaml
 from pydantic import JsonValue, ValidationError
 
+from remit.documents import DocumentError, parse_text, read_text
 from remit.errors import RemitError
 from remit.scenarios.spec import Perturbation, Scenario
 from remit.scenarios.suite import Suite
@@ -105,13 +106,6 @@ def _problems(error: ValidationError) -> list[str]:
             for e in error.errors(include_url=False)]
 
 
-def _yaml_problem(exc: yaml.YAMLError) -> str:
-    where = getattr(exc, "problem_mark", None)
-    at = f" at line {where.line + 1}, column {where.column + 1}" if where is not None else ""
-    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-    return f"(top level): not valid YAML{at}: {problem}"
-
-
 def _format(path: Path) -> ScenarioFormat:
     found = _SUFFIXES.get(path.suffix.lower())
     if found is None:
@@ -135,19 +129,14 @@ def load_scenario(path: Path | str, *, shown_as: str | None = None) -> Scenario:
     name: Path | str = shown_as or path
     fmt = _format(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScenarioFileError(name, [f"cannot read the file ({exc.strerror})"]) from None
-    try:
-        data: JsonValue = yaml.safe_load(text) if fmt == "yaml" else json.loads(text)
-    except yaml.YAMLError as exc:
-        raise ScenarioFileError(name, [_yaml_problem(exc)]) from None
-    except json.JSONDecodeError as exc:
-        raise ScenarioFileError(name, [f"(top level): not valid JSON at line {exc.lineno}, "
-                                       f"column {exc.colno}: {exc.msg}"]) from None
+        data = parse_text(read_text(path, source=str(name)), fmt, source=str(name))
+    except DocumentError as exc:
+        where = "(top level): " if exc.problem.startswith("not valid") else ""
+        raise ScenarioFileError(name, [where + exc.problem]) from None
     if not isinstance(data, dict):
+        got = "an empty file" if data is None else type(data).__name__
         raise ScenarioFileError(name, ["(top level): expected a mapping of scenario fields, "
-                                       f"got {type(data).__name__}"])
+                                       f"got {got}"])
     try:
         return Scenario.model_validate(data)
     except ValidationError as exc:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from remit.store.errors import (
     DuplicateRunError,
     DuplicateTrialError,
+    MissingDatabaseError,
+    NotRemitDatabaseError,
     SchemaVersionError,
     StoreCorruptError,
     StoreError,
@@ -43,6 +45,8 @@ __all__ = [
     "SCHEMA_VERSION",
     "DuplicateRunError",
     "DuplicateTrialError",
+    "MissingDatabaseError",
+    "NotRemitDatabaseError",
     "ResumeError",
     "RunListing",
     "SchemaVersionError",

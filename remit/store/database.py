@@ -1,15 +1,23 @@
 """Connecting to SQLite or PostgreSQL, running transactions, and naming what went wrong.
 
-SQLite is set up per connection through the pool's ``connect`` event: WAL journal (so
-readers never wait for the writer), ``synchronous=NORMAL`` (safe in WAL mode, and a
-commit then costs no fsync), a busy timeout, and foreign keys. sqlite3's own transaction
-handling is turned off and SQLAlchemy's ``begin`` event emits ``BEGIN IMMEDIATE`` for
-writes, so a writer takes the lock before it reads and two writers never deadlock on an
-upgrade; plain ``BEGIN`` for reads. A write that still finds the database locked after
-the busy timeout is retried a few times, then reported as :class:`StoreLockedError`.
+SQLite is set up per connection through the pool's ``connect`` event: ``synchronous=NORMAL``
+(safe in WAL mode, and a commit then costs no fsync), a busy timeout, and foreign keys.
+The WAL journal (so readers never wait for the writer) is switched on by
+:meth:`Database.use_wal`, which a writer calls only once the file is known to be remit's
+or new: it is a setting of the file, and another application's file keeps its own.
+sqlite3's own transaction handling is turned off and SQLAlchemy's ``begin`` event emits
+``BEGIN IMMEDIATE`` for writes, so a writer takes the lock before it reads and two writers
+never deadlock on an upgrade; plain ``BEGIN`` for reads. A write that still finds the
+database locked after the busy timeout is retried a few times, then reported as
+:class:`StoreLockedError`.
 
-Before SQLite touches an existing file, its first 16 bytes are checked against the SQLite
-header, so a file that is not a database is refused without being modified.
+A read-only :class:`Database` (the commands that only read) opens a SQLite file as
+``file:PATH?mode=ro`` with ``query_only`` set, so it can neither create the file nor
+change it, and PostgreSQL sessions with read-only transactions.
+
+Before SQLite touches an existing file, its header is read: a file that is not a database
+is refused without being modified, and so is another application's SQLite file (its
+``application_id`` is neither 0 nor remit's), before SQLite opens it.
 
 Driver errors become :mod:`remit.store.errors` with one-line messages
 (:func:`store_error`).
@@ -21,7 +29,9 @@ import logging
 import sqlite3
 from collections.abc import Callable
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
+from urllib.parse import quote
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL
@@ -32,14 +42,16 @@ if TYPE_CHECKING:
     import psycopg
 
 from remit.store.errors import (
+    NotRemitDatabaseError,
     StoreCorruptError,
     StoreError,
     StoreLockedError,
     StoreUnavailableError,
 )
+from remit.store.tables import SQLITE_APPLICATION_ID
 from remit.store.urls import describe_url, sqlite_path
 
-__all__ = ["Database", "RowValue", "store_error"]
+__all__ = ["Database", "RowValue", "application_id_reason", "store_error"]
 
 RowValue = str | int | float | bool | datetime | None
 """A column value of a store row."""
@@ -47,6 +59,8 @@ RowValue = str | int | float | bool | datetime | None
 _log = logging.getLogger(__name__)
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
+_PAYLOAD_FRACTIONS = b"\x40\x20\x20"  # header bytes 21-23: fixed in every SQLite file
+_APPLICATION_ID_END = 72  # the header's application_id: 4 big-endian bytes at offset 68
 _WRITE = "remit_write"
 _LOCK_ATTEMPTS = 3
 _PG_CONNECT_TIMEOUT_SECONDS = 10
@@ -70,17 +84,27 @@ def store_error(exc: DBAPIError, database: str, busy_timeout_seconds: float = 0.
     """
     orig = exc.orig
     if isinstance(orig, sqlite3.Error):
-        name = getattr(orig, "sqlite_errorname", "") or ""
-        reason = _first_line(orig)
-        if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in reason:
-            return StoreLockedError(database, busy_timeout_seconds, attempts)
-        if name.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")):
-            return StoreCorruptError(database, f"{reason} (corrupt?)")
-        return StoreUnavailableError(database, reason)
+        return _sqlite_error(orig, database, busy_timeout_seconds, attempts)
     if isinstance(exc, OperationalError) or exc.connection_invalidated:
         return StoreUnavailableError(database, _first_line(orig or exc))
     return StoreError(database, f"database error on {database}: {_first_line(orig or exc)}; "
                                 "check the database, or pass another --db / REMIT_DB")
+
+
+def _sqlite_error(orig: sqlite3.Error, database: str, busy_timeout_seconds: float,
+                  attempts: int) -> StoreError:
+    name = getattr(orig, "sqlite_errorname", "") or ""
+    reason = _first_line(orig)
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in reason:
+        return StoreLockedError(database, busy_timeout_seconds, attempts)
+    if name.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")):
+        return StoreCorruptError(database, f"{reason} (corrupt?)")
+    return StoreUnavailableError(database, reason)
+
+
+def application_id_reason(app_id: int) -> str:
+    """Why a SQLite file whose header carries ``app_id`` is not remit's."""
+    return f"its SQLite application_id is {app_id}, not remit's {SQLITE_APPLICATION_ID}"
 
 
 def _check_sqlite_file(url: URL, database: str) -> None:
@@ -91,24 +115,49 @@ def _check_sqlite_file(url: URL, database: str) -> None:
         raise StoreUnavailableError(database, f"directory {str(path.parent)!r} does not exist")
     if not path.exists():
         return
+    if path.is_dir():
+        raise StoreUnavailableError(database, "it is a directory, not a database file")
     try:
         with path.open("rb") as handle:
-            header = handle.read(len(_SQLITE_HEADER))
+            header = handle.read(_APPLICATION_ID_END)
     except OSError as exc:
         raise StoreUnavailableError(database, exc.strerror or str(exc)) from None
-    if header and header != _SQLITE_HEADER[: len(header)]:
+    magic = header[: len(_SQLITE_HEADER)]
+    if magic and magic != _SQLITE_HEADER[: len(magic)]:
         raise StoreCorruptError(database, "file is not a database (corrupt?)")
-    if 0 < len(header) < len(_SQLITE_HEADER):
+    if 0 < len(header) < _APPLICATION_ID_END:
         raise StoreCorruptError(database, "file is too short to be a database (corrupt?)")
+    if header and header[21:24] != _PAYLOAD_FRACTIONS:
+        raise StoreCorruptError(database, "file is not a database (corrupt?)")
+    app_id = int.from_bytes(header[_APPLICATION_ID_END - 4:], "big", signed=True)
+    if header and app_id not in (0, SQLITE_APPLICATION_ID):
+        # Another application's file: refused before SQLite opens it (which, for a file in
+        # WAL mode, could leave index files beside it).
+        raise NotRemitDatabaseError(database, application_id_reason(app_id))
 
 
-def _sqlite_engine(url: URL, busy_timeout_seconds: float) -> Engine:
-    in_memory = sqlite_path(url) is None
-    engine = create_engine(
-        url,
-        connect_args={"timeout": busy_timeout_seconds, "check_same_thread": False},
-        poolclass=StaticPool if in_memory else None,
-    )
+def _read_only_connector(path: Path, busy_timeout_seconds: float) -> Callable[
+        [], sqlite3.Connection]:
+    """Connections that open ``path`` read-only: SQLite neither creates nor changes it."""
+    uri = f"file:{quote(str(path.absolute()))}?mode=ro"
+
+    def connect() -> sqlite3.Connection:
+        return sqlite3.connect(uri, uri=True, timeout=busy_timeout_seconds,
+                               check_same_thread=False)
+
+    return connect
+
+
+def _sqlite_engine(url: URL, busy_timeout_seconds: float, *, read_only: bool) -> Engine:
+    path = sqlite_path(url)
+    if read_only and path is not None:
+        engine = create_engine(url, creator=_read_only_connector(path, busy_timeout_seconds))
+    else:
+        engine = create_engine(
+            url,
+            connect_args={"timeout": busy_timeout_seconds, "check_same_thread": False},
+            poolclass=StaticPool if path is None else None,
+        )
     busy_ms = round(busy_timeout_seconds * 1000)
 
     @event.listens_for(engine, "connect")
@@ -119,8 +168,10 @@ def _sqlite_engine(url: URL, busy_timeout_seconds: float) -> Engine:
         try:
             cursor.execute(f"PRAGMA busy_timeout = {busy_ms}")
             cursor.execute("PRAGMA foreign_keys = ON")
-            cursor.execute("PRAGMA journal_mode = WAL")
-            cursor.execute("PRAGMA synchronous = NORMAL")
+            if read_only:
+                cursor.execute("PRAGMA query_only = ON")
+            else:
+                cursor.execute("PRAGMA synchronous = NORMAL")
         finally:
             cursor.close()
 
@@ -132,13 +183,14 @@ def _sqlite_engine(url: URL, busy_timeout_seconds: float) -> Engine:
     return engine
 
 
-def _postgres_engine(url: URL) -> Engine:
+def _postgres_engine(url: URL, *, read_only: bool) -> Engine:
     """A PostgreSQL engine whose commits do not wait for the server's disk flush.
 
     This matches SQLite's ``synchronous = NORMAL`` in WAL mode: a committed trial
     survives remit's process being killed (the server holds it), and only a crash of the
     database server itself could lose the last fraction of a second of trials, which
     ``remit run --resume`` then runs again. It halves the cost of saving a trial.
+    ``read_only``: every transaction of the session is read-only.
     """
     engine = create_engine(url, connect_args={"connect_timeout": _PG_CONNECT_TIMEOUT_SECONDS})
 
@@ -147,6 +199,8 @@ def _postgres_engine(url: URL) -> Engine:
                     _record: ConnectionPoolEntry) -> None:
         with dbapi_connection.cursor() as cursor:
             cursor.execute("SET synchronous_commit TO off")
+            if read_only:
+                cursor.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
         dbapi_connection.commit()
 
     return engine
@@ -160,18 +214,42 @@ class Database:
         name: the database as shown to users (path, or URL without password).
         dialect: ``sqlite`` or ``postgresql``.
         busy_timeout_seconds: how long a SQLite write waits for the lock per attempt.
+        read_only: whether the connections can only read (see the module's docstring).
     """
 
-    def __init__(self, url: URL, busy_timeout_seconds: float) -> None:
+    def __init__(self, url: URL, busy_timeout_seconds: float, *,
+                 read_only: bool = False) -> None:
         self.url = url
         self.name = describe_url(url)
         self.dialect = url.get_backend_name()
         self.busy_timeout_seconds = busy_timeout_seconds
+        self.read_only = read_only
         if self.dialect == "sqlite":
             _check_sqlite_file(url, self.name)
-            self.engine = _sqlite_engine(url, busy_timeout_seconds)
+            self.engine = _sqlite_engine(url, busy_timeout_seconds, read_only=read_only)
         else:
-            self.engine = _postgres_engine(url)
+            self.engine = _postgres_engine(url, read_only=read_only)
+
+    def use_wal(self) -> None:
+        """Switch a SQLite file to the WAL journal (a setting the file keeps); nothing for
+        PostgreSQL, in-memory SQLite or a read-only database.
+
+        Raises:
+            StoreError: the file cannot be switched (it is locked, or cannot be written).
+        """
+        if self.read_only or self.dialect != "sqlite" or sqlite_path(self.url) is None:
+            return
+        try:
+            raw = self.engine.raw_connection()
+        except DBAPIError as exc:
+            raise store_error(exc, self.name, self.busy_timeout_seconds) from None
+        try:
+            # Outside any transaction: SQLite changes the journal only there.
+            raw.driver_connection.execute("PRAGMA journal_mode = WAL")  # type: ignore[union-attr]
+        except sqlite3.Error as exc:
+            raise _sqlite_error(exc, self.name, self.busy_timeout_seconds, 1) from None
+        finally:
+            raw.close()
 
     def read(self, work: Callable[[Connection], T]) -> T:
         """Run ``work`` in one read transaction.

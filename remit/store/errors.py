@@ -5,8 +5,10 @@ RemitError
 └── StoreError                      (a database remit cannot use as asked)
     ├── StoreUrlError               (ValueError: --db / REMIT_DB names no usable database)
     ├── StoreUnavailableError       (cannot connect, cannot open the file)
-    │   └── StoreLockedError        (SQLite: another process holds the write lock)
-    ├── StoreCorruptError           (not a database, or not a remit database)
+    │   ├── StoreLockedError        (SQLite: another process holds the write lock)
+    │   └── MissingDatabaseError    (a reading command found no remit database there)
+    ├── StoreCorruptError           (not a database, or a damaged remit database)
+    │   └── NotRemitDatabaseError   (another application's database: never written)
     ├── SchemaVersionError          (written by a newer remit)
     ├── UnknownRunError             (ValueError: no run with that id)
     ├── UnknownTrialError           (ValueError: no trial with that id)
@@ -20,11 +22,15 @@ what to do next. Opening a database never writes to it when one of these is rais
 
 from __future__ import annotations
 
+import shlex
+
 from remit.errors import RemitError
 
 __all__ = [
     "DuplicateRunError",
     "DuplicateTrialError",
+    "MissingDatabaseError",
+    "NotRemitDatabaseError",
     "SchemaVersionError",
     "StoreCorruptError",
     "StoreError",
@@ -97,6 +103,20 @@ class StoreLockedError(StoreUnavailableError):
         self.reason = "database is locked"
 
 
+class MissingDatabaseError(StoreUnavailableError):
+    """A command that only reads found no remit database there (no file, or an empty one);
+    reading never creates one.
+    """
+
+    def __init__(self, database: str) -> None:
+        StoreError.__init__(
+            self, database,
+            f"no remit database at {database}; run `remit run --db {shlex.quote(database)}` "
+            "first, or pass the --db / REMIT_DB your runs are stored in (commands that only "
+            "read never create one)")
+        self.reason = "no remit database there"
+
+
 class StoreCorruptError(StoreError):
     """The file is not a database, is damaged, or holds tables that are not remit's.
 
@@ -110,6 +130,20 @@ class StoreCorruptError(StoreError):
                                    "--db to use another database")
 
 
+class NotRemitDatabaseError(StoreCorruptError):
+    """A database that holds another application's data: it carries another application's
+    marker, or tables and no remit marker. remit refuses it without writing to it.
+    """
+
+    def __init__(self, database: str, reason: str) -> None:
+        self.reason = f"it is not a remit database ({reason})"
+        StoreError.__init__(
+            self, database,
+            f"cannot use {database}: {self.reason}, and remit never "
+            "writes to another application's database; pass --db with a new file (or an "
+            "empty PostgreSQL database or schema)")
+
+
 class SchemaVersionError(StoreError):
     """The database was written by a newer remit whose schema this one cannot read.
 
@@ -121,10 +155,10 @@ class SchemaVersionError(StoreError):
     def __init__(self, database: str, found: int, supported: int) -> None:
         self.found = found
         self.supported = supported
-        super().__init__(database, f"cannot open {database}: it was written with store schema "
-                                   f"version {found}, newer than this remit's version "
-                                   f"{supported}; upgrade remit, or pass --db to use another "
-                                   "database")
+        super().__init__(database, f"cannot open {database}: it was written by a newer remit "
+                                   f"(store schema version {found}; this remit reads up to "
+                                   f"version {supported}); upgrade remit, or pass --db to use "
+                                   "another database")
 
 
 class UnknownRunError(StoreError, ValueError):

@@ -24,15 +24,15 @@ from types import TracebackType
 from typing import Any, ClassVar, Self
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict
-from sqlalchemy import Connection, Row, func, select, text
+from sqlalchemy import Connection, Float, Row, func, null, select, text
 
 from remit.harness import RunManifest, TrialRecord
 from remit.store.database import Database, RowValue
 from remit.store.errors import (
     DuplicateRunError,
     DuplicateTrialError,
+    MissingDatabaseError,
     StoreError,
-    StoreUnavailableError,
     UnknownRunError,
     UnknownTrialError,
 )
@@ -47,14 +47,15 @@ from remit.store.rows import (
 )
 from remit.store.schema import ensure_schema
 from remit.store.tables import EVENTS, RUNS, SCHEMA_VERSION, TRIALS
-from remit.store.urls import resolve_url, sqlite_path
+from remit.store.urls import describe_url, resolve_url, sqlite_path
 
 __all__ = ["RunListing", "Store"]
 
 _KNOWN_SHOWN = 5
 _TRIAL_COLUMNS = (TRIALS.c.pk, TRIALS.c.scenario_id, TRIALS.c.mode, TRIALS.c.trial,
-                  TRIALS.c.seed, TRIALS.c.attempts, TRIALS.c.infra_error, TRIALS.c.score,
-                  TRIALS.c.seconds)
+                  TRIALS.c.seed, TRIALS.c.attempts, TRIALS.c.infra_error, TRIALS.c.score)
+_SECONDS_SINCE = 2
+"""The schema version that added ``trials.seconds``."""
 
 
 class RunListing(BaseModel):
@@ -112,42 +113,54 @@ class Store:
 
     schema_version: ClassVar[int] = SCHEMA_VERSION
 
-    def __init__(self, db: Database) -> None:
-        """Wrap an open :class:`~remit.store.database.Database`; use :meth:`open` instead."""
+    def __init__(self, db: Database, *, version: int = SCHEMA_VERSION) -> None:
+        """Wrap an open :class:`~remit.store.database.Database` of schema ``version``; use
+        :meth:`open` instead."""
         self._db = db
         self.database = db.name
+        seconds = TRIALS.c.seconds if version >= _SECONDS_SINCE else \
+            null().cast(Float).label("seconds")  # not kept before schema 2: unknown
+        self._trial_columns = (*_TRIAL_COLUMNS, seconds)
 
     @classmethod
     def open(cls, url: str | None = None, *, busy_timeout_seconds: float = 30.0,
-             create: bool = True) -> Store:
-        """Open (and, when it is new or empty, create) the database ``url`` names.
+             create: bool = True, read_only: bool = False) -> Store:
+        """Open the remit database ``url`` names (and, when it is new or empty and the
+        store may write, create it).
 
         Args:
             url: a file path, ``sqlite:///PATH`` or ``postgresql://USER@HOST:PORT/DB``;
                 ``None`` reads ``REMIT_DB``, else uses ``./remit.db``.
-            create: whether a missing SQLite file may be created; readers pass ``False``
-                so that looking at a database never writes one.
+            create: whether a missing SQLite file may be created (``remit run --resume``
+                passes ``False``: the run it resumes must be there).
+            read_only: open it for reading only: nothing is created, migrated, marked or
+                switched to WAL, and every write fails. Commands that only read pass
+                ``True``; a database of an older schema is read as it is.
             busy_timeout_seconds: how long a SQLite write waits for another process's
                 lock before it is retried (three attempts in all).
 
         Raises:
             StoreUrlError: ``url`` names no supported database.
+            MissingDatabaseError: there is no remit database there and the store may not
+                create one (``read_only``, or ``create=False`` and no file).
             StoreUnavailableError: it cannot be reached or opened (or stays locked).
-            StoreCorruptError: the file is not a (remit) database; it is left untouched.
+            NotRemitDatabaseError: it is another application's database; it is left
+                untouched.
+            StoreCorruptError: the file is not a database, or a damaged one; it is left
+                untouched.
             SchemaVersionError: it was written by a newer remit; it is left untouched.
         """
         resolved = resolve_url(url, environ=os.environ)
         path = sqlite_path(resolved)
-        if not create and path is not None and not path.exists():
-            raise StoreUnavailableError(str(path), "there is no database file there (run "
-                                                   "`remit run` first)")
-        db = Database(resolved, busy_timeout_seconds)
+        if (read_only or not create) and path is not None and not path.exists():
+            raise MissingDatabaseError(describe_url(resolved))
+        db = Database(resolved, busy_timeout_seconds, read_only=read_only)
         try:
-            ensure_schema(db)
+            version = ensure_schema(db, write=not read_only)
         except BaseException:
             db.dispose()
             raise
-        return cls(db)
+        return cls(db, version=version)
 
     def close(self) -> None:
         """Close the store's connections."""
@@ -347,7 +360,8 @@ class Store:
             self._require_run(connection, run_id)
             # Sorted here, not in SQL: PostgreSQL's collation may order ids unlike Python.
             rows = sorted(
-                connection.execute(select(*_TRIAL_COLUMNS).where(TRIALS.c.run_id == run_id)),
+                connection.execute(select(*self._trial_columns)
+                                   .where(TRIALS.c.run_id == run_id)),
                 key=lambda r: (r.scenario_id, r.mode, r.trial))
             payloads: dict[int, list[str]] = {}
             if with_trails:
@@ -371,7 +385,7 @@ class Store:
 
         def work(connection: Connection) -> TrialRecord:
             row = connection.execute(
-                select(*_TRIAL_COLUMNS).where(TRIALS.c.trial_id == trial_id)).first()
+                select(*self._trial_columns).where(TRIALS.c.trial_id == trial_id)).first()
             if row is None:
                 raise UnknownTrialError(self.database, trial_id,
                                         self._known_trials(connection, trial_id))

@@ -3,7 +3,9 @@
 Schema version 2 (version 1 lacked ``trials.seconds``; opening a version 1 database
 adds the column, see :mod:`remit.store.schema`):
 
-- ``meta`` (key, value): ``schema_version`` -> ``"1"``.
+- ``meta`` (key, value): ``schema_version`` -> ``"2"``, and remit's marker
+  ``application`` -> ``"remit"`` (SQLite files also carry :data:`SQLITE_APPLICATION_ID`
+  in their header; see :mod:`remit.store.schema`).
 - ``runs``: one row per run; the manifest as JSON plus the columns that listings read.
 - ``trials``: one row per trial, unique on (run_id, scenario_id, mode, trial); the score
   as JSON; ``trial_id`` is ``RUN/SCENARIO/MODE/TRIAL``; ``pk`` is a surrogate key that
@@ -24,11 +26,19 @@ from datetime import datetime
 from sqlalchemy import DateTime, Table, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-__all__ = ["EVENTS", "META", "RUNS", "SCHEMA_VERSION", "STORE_TABLES", "TRIALS"]
+__all__ = ["APPLICATION", "EVENTS", "META", "RUNS", "SCHEMA_VERSION", "SQLITE_APPLICATION_ID",
+           "STORE_TABLES", "TRIALS"]
 
 SCHEMA_VERSION = 2
 """The store schema this remit writes and the newest it reads. Bump it (and add a
 migration) whenever a table changes."""
+
+APPLICATION = "remit"
+"""The value of the ``meta`` row ``application`` that marks a database as remit's."""
+
+SQLITE_APPLICATION_ID = 0x72656D74
+"""``PRAGMA application_id`` of remit's SQLite files: ``remt`` in ASCII (1919249780).
+Tools such as ``file`` read it from the header; another application's id is refused."""
 
 
 class MetaRow(SQLModel, table=True):

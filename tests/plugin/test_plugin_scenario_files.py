@@ -51,6 +51,6 @@ def test_every_problem_is_listed_with_its_field_path(tmp_path: Path) -> None:
 
 
 def test_an_unreadable_file_says_so(tmp_path: Path) -> None:
-    with pytest.raises(ScenarioFileError, match=r"scenario_missing.yaml: cannot read the file "
+    with pytest.raises(ScenarioFileError, match=r"scenario_missing.yaml: cannot be read "
                                                 r"\(No such file or directory\)"):
         load_scenario(tmp_path / "scenario_missing.yaml", shown_as="scenario_missing.yaml")

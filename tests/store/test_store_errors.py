@@ -102,8 +102,8 @@ def test_newer_schema_is_refused_naming_both_versions(store_url: str,
         connection.execute(text("UPDATE meta SET value = :v WHERE key = 'schema_version'"),
                            {"v": str(SCHEMA_VERSION + 1)})
     engine.dispose()
-    pattern = (rf"schema version {SCHEMA_VERSION + 1}, newer than this remit's version "
-               rf"{SCHEMA_VERSION}")
+    pattern = (rf"written by a newer remit \(store schema version {SCHEMA_VERSION + 1}; this "
+               rf"remit reads up to version {SCHEMA_VERSION}\); upgrade remit")
     with pytest.raises(SchemaVersionError, match=pattern) as error:
         Store.open(store_url)
     assert (error.value.found, error.value.supported) == (SCHEMA_VERSION + 1, SCHEMA_VERSION)
@@ -140,8 +140,11 @@ def test_tables_without_meta_are_not_a_remit_database(tmp_path: Path) -> None:
     with sqlite3.connect(path) as connection:
         connection.execute("CREATE TABLE runs (id INTEGER PRIMARY KEY)")
     connection.close()
-    with pytest.raises(StoreCorruptError, match=r"no meta table, so it is not a remit database"):
+    before = path.read_bytes()
+    with pytest.raises(StoreCorruptError, match=r"it is not a remit database \(it holds "
+                                                r"tables 'runs' and no remit marker\)"):
         Store.open(str(path))
+    assert path.read_bytes() == before
 
 
 def test_missing_directory_is_refused(tmp_path: Path) -> None:
