@@ -42,7 +42,7 @@ from remit.world import (
     WorldSetup,
     tool_specs,
 )
-from remit.world.untrusted import clean_text, describe_exception
+from remit.world.untrusted import clean_text, describe_exception, visible
 
 __all__ = ["AGENT_STEP_MINUTES", "TrialLoop", "briefing_for", "drive", "interruptible",
            "run_trial", "run_trial_async", "trial_seed", "world_for"]
@@ -270,7 +270,7 @@ async def _finished(agent: object, observation: Observation) -> None:
         raise
     except Exception as exc:
         _LOG.warning("the agent's finish() raised %s; the ended trial stands",
-                     describe_exception(exc))
+                     visible(describe_exception(exc)))
 
 
 async def _settled(value: object) -> object:

@@ -28,7 +28,7 @@ from remit.harness.rates import aggregable
 from remit.harness.scoring import TrialScore, score_trial
 from remit.scenarios import Scenario
 from remit.world import TrailEntry, World
-from remit.world.untrusted import QUOTE_CHARS, clean, describe_exception, shorten
+from remit.world.untrusted import QUOTE_CHARS, clean, describe_exception, shorten, visible
 
 __all__ = ["RunResult", "TrialKey", "TrialRecord", "drive", "execution_order", "plan_trials",
            "result_of", "run", "run_async", "run_one"]
@@ -120,7 +120,7 @@ def _usage(agent: object) -> AgentUsage | None:
         return AgentUsage.model_validate(dumped)
     except Exception as exc:  # the agent's code: whatever it raises, the trial stands
         _LOG.warning("the agent's usage() gave no usable report (%s); the trial is recorded "
-                     "without usage", describe_exception(exc))
+                     "without usage", visible(describe_exception(exc)))
         return None
 
 
@@ -181,7 +181,7 @@ async def _attempt(scenario: Scenario, mode: ControlMode, factory: AgentFactory,
             raise
         except InfrastructureError as exc:
             _LOG.warning("trial %s/%s/%d: %s (attempt %d of %d)", scenario.id, mode.name,
-                         info.trial, exc, attempt, retries + 1)
+                         info.trial, visible(shorten(str(exc), 1_000)), attempt, retries + 1)
             if attempt > retries:
                 return _infra_record(scenario, mode, info, exc, attempt, started=started)
             continue

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from remit.errors import RemitError
 from remit.mcp.server import mcp_serve
+from remit.world.untrusted import visible
 
 __all__ = ["main"]
 
@@ -56,9 +57,16 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _VisibleFormatter(logging.Formatter):
+    """Log lines carry a client's name and its texts: shown, never executed."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return visible(super().format(record))
+
+
 def _log_to_stderr() -> None:
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("remit mcp: %(message)s"))
+    handler.setFormatter(_VisibleFormatter("remit mcp: %(message)s"))
     logger = logging.getLogger("remit")
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
@@ -72,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                   keyword=args.keyword, tags=args.tag, trials=args.trials, seed=args.seed,
                   db=args.db, http=args.http, allow_remote=args.allow_remote)
     except (RemitError, ValueError, OSError) as exc:
-        sys.stderr.write(f"error: {exc}\n")
+        sys.stderr.write(f"error: {visible(str(exc))}\n")
         return USER_ERROR
     except KeyboardInterrupt:
         sys.stderr.write("interrupted before the session began: nothing was recorded\n")

@@ -64,7 +64,7 @@ from remit.mcp.turns import BriefingReport, RefusalReport, RunSummary, TurnRepor
 from remit.mcp.wire import CheckedStdin
 from remit.store import Store
 from remit.world import tool_specs
-from remit.world.untrusted import shorten
+from remit.world.untrusted import shorten, visible
 
 __all__ = ["BRIEFING_TOOL", "HTTP_PATH", "NEXT_TRIAL_TOOL", "SERVER_NAME", "HttpAddress",
            "McpServer",
@@ -314,8 +314,9 @@ def parse_http_address(text: str, *, allow_remote: bool = False) -> HttpAddress:
 
 
 def to_stderr(line: str) -> None:
-    """Write ``line`` to stderr at once (the verdict lines of ``remit mcp serve``)."""
-    sys.stderr.write(line + "\n")
+    """Write ``line`` to stderr at once (the verdict lines of ``remit mcp serve``), a
+    client's name and texts in it shown, never executed."""
+    sys.stderr.write(visible(line) + "\n")
     sys.stderr.flush()
 
 

@@ -54,6 +54,8 @@ from rich.console import Console
 from rich.markup import escape as _rich_escape
 from rich.text import Text
 
+from remit.world.untrusted import visible
+
 __all__ = [
     "SafeConsole",
     "html_text",
@@ -66,31 +68,6 @@ __all__ = [
     "visible",
     "xml_text",
 ]
-
-_HIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e"
-                     "\u2066-\u2069\ud800-\udfff\ufffe\uffff]")
-"""What :func:`visible` rewrites: controls but tab and newline, bidirectional controls,
-line and paragraph separators, surrogates, the noncharacters XML cannot hold."""
-
-
-def _notation(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def visible(text: str) -> str:
-    """``text`` with every control, bidirectional control, line separator, lone
-    surrogate and XML noncharacter written as its escape (``\\x1b``, ``\\u202e``); tab
-    and newline are kept. Idempotent.
-
-    Example:
-        >>> visible("nul\\x00 \\u202eevil")
-        'nul\\\\x00 \\\\u202eevil'
-    """
-    if text.isprintable():  # the usual case, and fast: every hidden character is not
-        return text
-    return _HIDDEN.sub(_notation, text)
-
 
 def html_text(text: str) -> str:
     """``text`` for HTML, in an element or a quoted attribute: :func:`visible`, then

@@ -34,6 +34,7 @@ Example:
 
 from __future__ import annotations
 
+import re
 import reprlib
 from collections.abc import Mapping
 
@@ -58,6 +59,7 @@ __all__ = [
     "shorten",
     "tool_name",
     "unrecorded_arguments",
+    "visible",
 ]
 
 MAX_ARGUMENT_DEPTH = 32
@@ -364,3 +366,28 @@ def describe_exception(exc: BaseException, limit: int = 1000) -> str:
         message = f"(its message cannot be shown: {type(failure).__name__})"
     name = shorten(type(exc).__name__, _KEY_CHARS)
     return shorten(f"{name}: {message}" if message else name, limit)
+
+
+_HIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e"
+                     "\u2066-\u2069\ud800-\udfff\ufffe\uffff]")
+"""What :func:`visible` rewrites: controls but tab and newline, bidirectional controls,
+line and paragraph separators, surrogates, the noncharacters XML cannot hold."""
+
+
+def _notation(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def visible(text: str) -> str:
+    """``text`` with every control, bidirectional control, line separator, lone
+    surrogate and XML noncharacter written as its escape (``\\x1b``, ``\\u202e``); tab
+    and newline are kept. Idempotent.
+
+    Example:
+        >>> visible("nul\\x00 \\u202eevil")
+        'nul\\\\x00 \\\\u202eevil'
+    """
+    if text.isprintable():  # the usual case, and fast: every hidden character is not
+        return text
+    return _HIDDEN.sub(_notation, text)

@@ -194,7 +194,7 @@ class World:
             # A defect of remit's, met on the way through an agent's call: it is logged
             # with its traceback for a maintainer, and the trial goes on (nothing an
             # agent sends may raise out of a trial).
-            _LOG.exception("tool %s by %s raised behind its schema", tool, role)
+            _LOG.exception("tool %s by %s raised behind its schema", untrusted.visible(tool), role)
             return self.fail(role, tool, "bad_arguments",
                              f"{tool} failed inside remit ({type(exc).__name__}), not "
                              "because of your call as such; try another call")
