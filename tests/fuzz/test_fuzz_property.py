@@ -34,7 +34,7 @@ from tests.fuzz.pipeline import MODES, SCENARIOS, play
 from tests.fuzz.strategies import scripts
 
 
-@settings(max_examples=30, deadline=None, derandomize=True, database=None,
+@settings(max_examples=25, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(script=scripts)
 def test_no_script_crashes_a_run_or_reaches_a_reader_raw(script: list[Step]) -> None:
