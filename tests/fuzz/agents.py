@@ -86,6 +86,27 @@ def dumps(value: Any) -> str:
 Chunks = Sequence[Sequence[Step]]
 
 
+def json_text(value: Any) -> str:
+    """The JSON text of the decoded ``value``, written without building it: a nesting
+    marker becomes brackets, so any depth can be written (as a model or a client would
+    send it); ASCII, lone surrogates as escapes."""
+    if isinstance(value, list):
+        return "[" + ",".join(json_text(v) for v in value) + "]"
+    if not isinstance(value, dict):
+        return dumps(value)
+    if "__repeat__" in value:
+        return dumps(decode(value))
+    if "__list__" in value:
+        item = json_text(value["__list__"])
+        return "[" + ",".join([item] * int(value["times"])) + "]"
+    if "__nest__" in value:
+        depth, key = int(value["__nest__"]), value.get("key")
+        leaf = json_text(value.get("leaf", 0))
+        opening, closing = ("[", "]") if key is None else (f"{{{dumps(key)}:", "}")
+        return opening * depth + leaf + closing * depth
+    return "{" + ",".join(f"{dumps(k)}:{json_text(v)}" for k, v in value.items()) + "}"
+
+
 def write_script(path: Path, chunks: Chunks | Mapping[str, Chunks]) -> Path:
     """Write a script file to ``path``: the same ``chunks`` (of encoded steps) in every
     mode, or chunks by mode; return the path."""

@@ -114,16 +114,18 @@ def command(played: Played, args: Sequence[str], env: dict[str, str | None]) -> 
 
 def play(tmp: Path, chunks: Chunks | Mapping[str, Chunks], *,
          scenarios: Sequence[str] = SCENARIOS, modes: Sequence[str] = MODES,
-         trials: int = 1) -> Played:
+         trials: int = 1, agent: Sequence[str] = ("--agent", AGENT),
+         env: Mapping[str, str | None] | None = None) -> Played:
     """Run the scripted agent on ``scenarios`` x ``modes`` x ``trials`` (trial ``i``
     plays chunk ``i`` modulo their number, of the trial's mode if ``chunks`` is by mode)
-    and check every output (see the module docstring)."""
+    and check every output (see the module docstring). ``agent`` (the ``--agent`` option
+    and any other) and ``env`` (more variables) run another agent."""
     played = Played()
-    env = environment(write_script(tmp / "script.json", chunks))
+    env = {**environment(write_script(tmp / "script.json", chunks)), **(env or {})}
     db = str(tmp / "remit.db")
     selection = [arg for s in scenarios for arg in ("--scenario", s)]
     command(played, ["run", "--suite", "handwritten", *selection, "--modes", ",".join(modes),
-                     "--trials", str(trials), "--agent", AGENT, "--db", db], env)
+                     "--trials", str(trials), *agent, "--db", db], env)
     check_stored(played, tmp, db, env, planned=len(scenarios) * len(modes) * trials)
     return played
 
