@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import Annotated, Any, ParamSpec, TypeVar
 
 import click
 import typer
@@ -27,8 +27,15 @@ from remit.reports.safe import SafeConsole
 
 __all__ = ["CATALOGUE_SIZE_MAX", "CONCURRENCY_MAX", "LLM_TIMEOUT_MAX", "MAX_TOKENS_MAX",
            "PROBLEMS_FOUND", "RETRIES_MAX", "SAMPLE_MAX", "SEED_MAX", "TRIALS_MAX",
-           "USER_ERROR", "app", "check_document", "check_output_directory",
-           "check_output_file", "console", "fail", "user_errors"]
+           "USER_ERROR", "DbOption", "JsonOption", "app", "check_document",
+           "check_output_directory", "check_output_file", "console", "fail", "user_errors"]
+
+DbOption = Annotated[str | None, typer.Option(
+    "--db", help="Database: a SQLite path or sqlite:///PATH, or postgresql://USER@HOST/DB "
+                 "(default: $REMIT_DB, else ./remit.db).")]
+"""The ``--db`` option of every command that reads or writes the store."""
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+"""The ``--json`` option of every command that can print JSON."""
 
 P = ParamSpec("P")
 R = TypeVar("R")
