@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict
 from remit.authority.conditions import DelegationLimit, Threshold
 from remit.authority.decision import Decision, decide
 from remit.authority.modes import ControlMode
-from remit.authority.policy import AuthorityMap, Forbid, Grant
+from remit.authority.policy import AuthorityMap, Forbid, Grant, map_hash
 from remit.authority.request import Request, RequestContext, Resource
 from remit.authority.roles import Action, Role
 
@@ -138,17 +138,31 @@ def _forbid_clause(forbid: Forbid) -> str:
     return " and ".join(c.removeprefix("not ").removeprefix("only ") for c in conditions)
 
 
+_DESCRIBED: dict[str, dict[Action, ActionAuthority]] = {}
+_DESCRIBED_MAX = 64
+
+
 def describe_authority(mode: ControlMode | AuthorityMap) -> dict[Action, ActionAuthority]:
-    """Every action's authority in ``mode``, in :class:`Action` order."""
+    """Every action's authority in ``mode``, in :class:`Action` order.
+
+    Built once per map (by its hash) and shared: every trial's briefing asks for it.
+    """
     authority_map = mode.map if isinstance(mode, ControlMode) else mode
-    return {
-        action: ActionAuthority(
-            action=action,
-            grants=tuple(g for g in authority_map.grants if action in g.actions),
-            forbids=tuple(f for f in authority_map.forbids if action in f.actions),
-        )
-        for action in Action
-    }
+    key = map_hash(authority_map)
+    described = _DESCRIBED.get(key)
+    if described is None:
+        described = {
+            action: ActionAuthority(
+                action=action,
+                grants=tuple(g for g in authority_map.grants if action in g.actions),
+                forbids=tuple(f for f in authority_map.forbids if action in f.actions),
+            )
+            for action in Action
+        }
+        if len(_DESCRIBED) >= _DESCRIBED_MAX:
+            _DESCRIBED.clear()
+        _DESCRIBED[key] = described
+    return dict(described)
 
 
 def authority_prose(authority: dict[Action, ActionAuthority], *, mode: str,
