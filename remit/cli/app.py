@@ -27,7 +27,7 @@ from remit.reports.safe import SafeConsole
 
 __all__ = ["CATALOGUE_SIZE_MAX", "CONCURRENCY_MAX", "LLM_TIMEOUT_MAX", "MAX_TOKENS_MAX",
            "PROBLEMS_FOUND", "RETRIES_MAX", "SAMPLE_MAX", "SEED_MAX", "TRIALS_MAX",
-           "USER_ERROR", "DbOption", "JsonOption", "app", "check_document",
+           "USER_ERROR", "WORKERS_MAX", "DbOption", "JsonOption", "app", "check_document",
            "check_output_directory", "check_output_file", "console", "fail", "user_errors"]
 
 DbOption = Annotated[str | None, typer.Option(
@@ -51,6 +51,8 @@ TRIALS_MAX = 1000
 """Most trials per scenario and mode."""
 CONCURRENCY_MAX = 256
 """Most trials in flight at once."""
+WORKERS_MAX = 64
+"""Most worker processes (``--workers``): each is a process holding the run's suite."""
 RETRIES_MAX = 20
 """Most retries of a trial (``--retries``) or of a model call (``--llm-retries``)."""
 SAMPLE_MAX = 100_000

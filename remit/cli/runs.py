@@ -24,6 +24,7 @@ from remit.cli.app import (
     SAMPLE_MAX,
     SEED_MAX,
     TRIALS_MAX,
+    WORKERS_MAX,
     DbOption,
     JsonOption,
     check_document,
@@ -46,6 +47,7 @@ from remit.harness import (
     TrialScore,
     agent_identity,
     check_gates,
+    check_workers,
     measured_only,
     parse_gates,
     scorer_note,
@@ -123,6 +125,10 @@ def run(
     db: DbOption = None,
     concurrency: Annotated[int, typer.Option(
         min=1, max=CONCURRENCY_MAX, help="Trials in flight at once.")] = 1,
+    workers: Annotated[int, typer.Option(
+        min=1, max=WORKERS_MAX,
+        help="Processes running trials side by side, for synchronous agents (the "
+             "built-in ones); asynchronous agents use --concurrency instead.")] = 1,
     resume: Annotated[str | None, typer.Option(
         help="Resume RUN_ID: run only the trials it is missing.")] = None,
     retry_errors: Annotated[bool, typer.Option(
@@ -241,6 +247,7 @@ def run(
                               keyword=keyword, tags=tag or (), sample=sample,
                               sample_seed=seed if sample_seed is None else sample_seed)
         new = new._replace(selection=selection)
+        check_workers(new.factory, workers=workers, concurrency=concurrency)
     started: list[RunManifest] = []
     with Store.open(db, create=resume is None) as store, _progress() as progress:
         if resume is not None and fail_under is not None:
@@ -260,7 +267,7 @@ def run(
             if new is None:
                 result = resume_run(store, str(resume), concurrency=concurrency,
                                     on_trial=on_trial, on_start=on_start,
-                                    retry_errors=retry_errors)
+                                    retry_errors=retry_errors, workers=workers)
             else:
                 result = start_run(
                     store, suite_spec=suite, modes=new.modes, agent_id=agent,
@@ -268,7 +275,7 @@ def run(
                     error_treatment=ErrorTreatment(retries=retries, on_exhausted=on_infra_error),
                     agent_config=new.agent_config, factory=new.factory,
                     identity=new.identity, selection=new.selection, metadata=new.metadata,
-                    on_trial=on_trial, on_start=on_start)
+                    on_trial=on_trial, on_start=on_start, workers=workers)
         except (RunAbortedError, KeyboardInterrupt) as exc:
             progress.stop()
             _stopped(store, started, db, exc)
@@ -368,8 +375,8 @@ def _refuse_unmeasured(manifest: RunManifest, result: RunResult) -> None:
         raise typer.Exit(1)
 
 
-_RESUME_OPTIONS = frozenset({"resume", "retry_errors", "db", "concurrency", "report",
-                             "as_json", "fail_under"})
+_RESUME_OPTIONS = frozenset({"resume", "retry_errors", "db", "concurrency", "workers",
+                             "report", "as_json", "fail_under"})
 """What ``--resume`` may be combined with; everything else comes from the run's manifest."""
 
 
@@ -381,9 +388,9 @@ def _refuse_options_on_resume(ctx: typer.Context) -> None:
     if given:
         options = ", ".join("--" + name.replace("_", "-") for name in given)
         raise ValueError(f"--resume runs the rest of a run exactly as it was started; "
-                         f"{options} cannot change it (only --db, --concurrency, --report, "
-                         "--json, --fail-under and --retry-errors apply); start a new run "
-                         "instead")
+                         f"{options} cannot change it (only --db, --concurrency, --workers, "
+                         "--report, --json, --fail-under and --retry-errors apply); start a "
+                         "new run instead")
 
 
 def _check_llm_files(cost_table: Path | None, cassettes: Path | None,

@@ -113,6 +113,13 @@ from remit.harness.verify import (
     replay_plan,
     verify_scenario,
 )
+from remit.harness.workers import (
+    WorkerFailedError,
+    WorkersError,
+    check_workers,
+    run_in_workers,
+    start_method,
+)
 
 __all__ = [
     "AGENT_STEP_MINUTES",
@@ -164,6 +171,8 @@ __all__ = [
     "TrialRecord",
     "TrialScore",
     "UnknownSuiteError",
+    "WorkerFailedError",
+    "WorkersError",
     "agent_config_hash",
     "agent_identity",
     "aggregable",
@@ -178,6 +187,7 @@ __all__ = [
     "check_gates",
     "check_path",
     "check_scenario",
+    "check_workers",
     "collection_failure",
     "compare",
     "drive",
@@ -205,6 +215,7 @@ __all__ = [
     "result_of",
     "run",
     "run_async",
+    "run_in_workers",
     "run_one",
     "run_scenario",
     "run_trial",
@@ -213,6 +224,7 @@ __all__ = [
     "scorer_note",
     "select",
     "spool_outcome",
+    "start_method",
     "suite_names",
     "summarise",
     "trial_seed",

@@ -1,8 +1,9 @@
 """Run scenarios x modes x trials with one agent, score every trial, aggregate per mode.
 
 :func:`run_async` is the engine: bounded concurrency (asynchronous agents overlap
-their waiting), retries of infrastructure errors, skipping trials already done (resume)
-and a callback per finished trial (persistence, progress). :func:`run` is the
+their waiting) or worker processes (synchronous agents use several cores: see
+:mod:`remit.harness.workers`), retries of infrastructure errors, skipping trials already
+done (resume) and a callback per finished trial (persistence, progress). :func:`run` is the
 in-memory front that ``remit run`` and the pytest plugin call. Each trial gets a fresh
 agent from the factory and a stable seed derived from the run seed, so a run is
 reproducible trial by trial, and a resumed run gives the same results as an
@@ -15,6 +16,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
 from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict
@@ -26,6 +28,7 @@ from remit.harness.aggregate import ModeSummary, ScoredTrial, summarise
 from remit.harness.orchestrator import drive, interruptible, run_trial_async, trial_seed
 from remit.harness.rates import aggregable
 from remit.harness.scoring import TrialScore, score_trial
+from remit.harness.workers import check_workers, run_in_workers, sync_only
 from remit.scenarios import Scenario
 from remit.world import TrailEntry, World
 from remit.world.untrusted import QUOTE_CHARS, clean, describe_exception, shorten, visible
@@ -213,32 +216,62 @@ def execution_order(planned: Sequence[tuple[Scenario, ControlMode, int]]
     return sorted(planned, key=lambda trial: first_seen[trial[1].name])
 
 
+@dataclass(frozen=True)
+class _TrialWork:
+    """Everything a worker process needs to run any trial of a run, sent to it once;
+    a trial is then named by its key (scenario index, mode index, trial index)."""
+
+    scenarios: tuple[Scenario, ...]
+    modes: tuple[ControlMode, ...]
+    factory: AgentFactory
+    seed: int
+    retries: int
+
+    async def __call__(self, key: tuple[int, int, int]) -> TrialRecord:
+        """Run the trial ``key`` (as :func:`run_async` does in one process)."""
+        scenario, mode, trial = self.scenarios[key[0]], self.modes[key[1]], key[2]
+        info = _info(scenario, mode, trial, self.seed, self.factory)
+        return await _attempt(scenario, mode, sync_only(self.factory), info, self.retries)
+
+
 async def run_async(scenarios: Sequence[Scenario], modes: Sequence[ControlMode],
                     factory: AgentFactory, *, trials: int = 1, seed: int = 0,
                     concurrency: int = 1, retries: int = 0,
                     skip: Collection[TrialKey] = (),
                     on_trial: Callable[[TrialRecord], None] | None = None,
-                    ) -> list[TrialRecord]:
+                    workers: int = 1) -> list[TrialRecord]:
     """Run the trials of a run with bounded concurrency; return the new records in run order.
 
     Asynchronous agents overlap their waiting (an LLM's latency) up to ``concurrency``
-    trials at a time; synchronous agents run one after another on the event loop.
-    Trials start in :func:`execution_order` (mode by mode), so ``on_trial`` sees them
-    mode by mode; the records returned are in run order (scenario, mode, trial).
+    trials at a time; synchronous agents run one after another on the event loop, or
+    side by side in ``workers`` processes (:mod:`remit.harness.workers`), with the same
+    records. Trials start in :func:`execution_order` (mode by mode), so ``on_trial`` sees
+    them mode by mode (with workers, in exactly that order); the records returned are in
+    run order (scenario, mode, trial).
 
     Args:
         scenarios, modes, factory, trials, seed: what to run (see :func:`run`).
         concurrency: trials in flight at once.
-        retries: retries of a trial after an infrastructure error.
+        retries: retries of a trial after an infrastructure error (where it runs).
         skip: keys of trials already done (a resumed run).
-        on_trial: called as each trial finishes (to persist it, advance a progress bar).
-            A trial is complete once its callback returns.
+        on_trial: called as each trial finishes (to persist it, advance a progress bar),
+            always in this process. A trial is complete once its callback returns.
+        workers: processes running trials (1: this one). More than one needs a
+            synchronous agent and ``concurrency`` 1.
+
+    Raises:
+        WorkersError: ``workers`` cannot run this agent (refused before any trial).
+        WorkerFailedError: a worker process failed; the trials it finished are kept.
     """
     if concurrency < 1:
         raise ValueError(f"concurrency={concurrency!r} must be at least 1")
+    check_workers(factory, workers=workers, concurrency=concurrency)
     todo = [(s, m, i) for s, m, i in plan_trials(scenarios, modes, trials)
             if (s.id, m.name, i) not in skip]
     position = {(s.id, m.name, i): index for index, (s, m, i) in enumerate(todo)}
+    if workers > 1:
+        return await _in_workers(todo, position, factory, seed=seed, retries=retries,
+                                 on_trial=on_trial, workers=workers)
     gate = asyncio.Semaphore(concurrency)
     results: list[TrialRecord | None] = [None] * len(todo)
 
@@ -255,9 +288,38 @@ async def run_async(scenarios: Sequence[Scenario], modes: Sequence[ControlMode],
     return [r for r in results if r is not None]
 
 
+async def _in_workers(todo: Sequence[tuple[Scenario, ControlMode, int]],
+                      position: dict[TrialKey, int], factory: AgentFactory, *, seed: int,
+                      retries: int, on_trial: Callable[[TrialRecord], None] | None,
+                      workers: int) -> list[TrialRecord]:
+    """:func:`run_async`'s trials in worker processes, started in execution order."""
+    scenarios = tuple({s.id: s for s, _, _ in todo}.values())
+    modes = tuple({m.name: m for _, m, _ in todo}.values())
+    at = {s.id: index for index, s in enumerate(scenarios)}
+    mode_at = {m.name: index for index, m in enumerate(modes)}
+    started = execution_order(todo)
+    keys = [(at[s.id], mode_at[m.name], t) for s, m, t in started]
+    results: list[TrialRecord | None] = [None] * len(todo)
+
+    def finished(index: int, record: TrialRecord) -> None:
+        del index  # the key's index; the record names its trial
+        if on_trial is not None:
+            on_trial(record)
+        results[position[record.scored.scenario_id, record.scored.mode,
+                         record.scored.trial]] = record
+
+    def describe(key: tuple[int, int, int]) -> str:
+        return f"{scenarios[key[0]].id}/{modes[key[1]].name}/{key[2]}"
+
+    await run_in_workers(_TrialWork(scenarios, modes, factory, seed, retries), keys,
+                         workers=workers, on_result=finished, describe=describe)
+    return [r for r in results if r is not None]
+
+
 def run(scenarios: Sequence[Scenario], modes: Sequence[ControlMode], factory: AgentFactory,
         *, trials: int = 1, seed: int = 0, concurrency: int = 1, retries: int = 0,
-        progress: Callable[[TrialRecord], None] | None = None) -> RunResult:
+        progress: Callable[[TrialRecord], None] | None = None, workers: int = 1
+        ) -> RunResult:
     """Run every scenario in every mode ``trials`` times, in memory.
 
     Args:
@@ -269,9 +331,12 @@ def run(scenarios: Sequence[Scenario], modes: Sequence[ControlMode], factory: Ag
         concurrency: trials in flight at once (asynchronous agents overlap).
         retries: retries of a trial after an infrastructure error.
         progress: called after each trial (the CLI advances its progress bar).
+        workers: processes running trials side by side (synchronous agents; see
+            :func:`run_async`).
     """
     records = drive(run_async(scenarios, modes, factory, trials=trials, seed=seed,
-                              concurrency=concurrency, retries=retries, on_trial=progress))
+                              concurrency=concurrency, retries=retries, on_trial=progress,
+                              workers=workers))
     return result_of(records, [m.name for m in modes])
 
 

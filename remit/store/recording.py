@@ -41,6 +41,7 @@ from remit.harness import (
     apply_selection,
     build_manifest,
     builtin_suite,
+    check_workers,
     drive,
     new_run_id,
     plan_trials,
@@ -128,7 +129,8 @@ def start_run(store: Store, *, suite_spec: str, modes: Sequence[ControlMode],
               selection: ScenarioSelection | None = None,
               metadata: Mapping[str, JsonValue] | None = None,
               on_trial: Callable[[TrialRecord], None] | None = None,
-              on_start: Callable[[RunManifest, int], None] | None = None) -> RunResult:
+              on_start: Callable[[RunManifest, int], None] | None = None,
+              workers: int = 1) -> RunResult:
     """Run ``suite_spec`` x ``modes`` x ``trials`` with ``agent_id``, recording as it goes.
 
     Args:
@@ -136,7 +138,8 @@ def start_run(store: Store, *, suite_spec: str, modes: Sequence[ControlMode],
         suite_spec: a built-in suite name or a directory of scenario files.
         modes: the control modes.
         agent_id: the agent spec (a built-in name or ``module:factory``); recorded.
-        trials, seed, concurrency: as for :func:`remit.harness.run_async`.
+        trials, seed, concurrency, workers: as for :func:`remit.harness.run_async`
+            (``workers`` is how the run is executed, not what it is: it is not recorded).
         error_treatment: how infrastructure errors are treated (retries, exclusion).
         agent_config: the agent's configuration, hashed into the manifest.
         factory: the agent factory, when it is not loadable from ``agent_id`` alone.
@@ -152,11 +155,13 @@ def start_run(store: Store, *, suite_spec: str, modes: Sequence[ControlMode],
     Raises:
         SelectionError: the selection names an unknown id or tag, or keeps nothing.
         ManifestError: the agent's ``remit_config`` is not a dict of JSON values.
+        WorkersError: ``workers`` cannot run this agent (nothing is recorded).
     """
     whole = resolve_suite(suite_spec)
     suite, chosen = select_from(whole, selection)
     treatment = error_treatment or ErrorTreatment()
     agent_factory = factory or load_agent_factory(agent_id)  # a bad spec records nothing
+    check_workers(agent_factory, workers=workers, concurrency=concurrency)
     started = datetime.now(UTC)
     manifest = build_manifest(
         run_id=new_run_id(started), suite=suite, modes=modes, agent_id=agent_id,
@@ -171,7 +176,7 @@ def start_run(store: Store, *, suite_spec: str, modes: Sequence[ControlMode],
     if on_start is not None:
         on_start(manifest, len(suite) * len(modes) * trials)
     return _execute(store, manifest, suite, modes, agent_factory,
-                    concurrency=concurrency, on_trial=on_trial)
+                    concurrency=concurrency, on_trial=on_trial, workers=workers)
 
 
 def _whole_suite(manifest: RunManifest, *, quick: bool) -> Suite:
@@ -204,10 +209,13 @@ def resume_run(store: Store, run_id: str, *, concurrency: int = 1,
                factory: AgentFactory | None = None,
                on_trial: Callable[[TrialRecord], None] | None = None,
                on_start: Callable[[RunManifest, int], None] | None = None,
-               retry_errors: bool = False) -> RunResult:
+               retry_errors: bool = False, workers: int = 1) -> RunResult:
     """Run the trials of ``run_id`` that the store does not hold yet.
 
     Args:
+        workers: processes running trials (as for :func:`remit.harness.run_async`); a
+            run may be resumed with other ``workers`` and ``concurrency`` than it started
+            with, since neither changes its trials.
         retry_errors: also run again the trials that ended in an infrastructure error
             (after an outage, say): their records are deleted, once the run is known to
             be resumable, and replaced by the new attempts.
@@ -217,6 +225,7 @@ def resume_run(store: Store, run_id: str, *, concurrency: int = 1,
         ResumeError: the suite or a mode's fingerprint changed since the run started, or
             the run was scored by another scorer version (its trials and the new ones
             would not mean the same), or its trials were played by an MCP client.
+        WorkersError: ``workers`` cannot run the run's agent (nothing is changed).
     """
     manifest = store.manifest(run_id)
     if manifest.scorer_version != SCORER_VERSION:
@@ -242,14 +251,16 @@ def resume_run(store: Store, run_id: str, *, concurrency: int = 1,
         if mode.fingerprint != recorded.fingerprint:
             raise ResumeError(f"cannot resume {run_id}: mode {mode.name!r} has changed since "
                               "the run started; start a new run")
+    agent_factory = factory or _factory_of(manifest)
+    check_workers(agent_factory, workers=workers, concurrency=concurrency)
     if retry_errors:
         store.discard_errored(run_id)
     done = store.completed(run_id)
     if on_start is not None:
         total = len(suite) * len(modes) * manifest.trials
         on_start(manifest, total - len(done))
-    return _execute(store, manifest, suite, modes, factory or _factory_of(manifest),
-                    concurrency=concurrency, on_trial=on_trial, done=done)
+    return _execute(store, manifest, suite, modes, agent_factory,
+                    concurrency=concurrency, on_trial=on_trial, done=done, workers=workers)
 
 
 def _resumed_suite(manifest: RunManifest) -> Suite:
@@ -289,7 +300,7 @@ def _factory_of(manifest: RunManifest) -> AgentFactory:
 def _execute(store: Store, manifest: RunManifest, suite: Suite, modes: Sequence[ControlMode],
              factory: AgentFactory, *, concurrency: int,
              on_trial: Callable[[TrialRecord], None] | None,
-             done: set[tuple[str, str, int]] | None = None) -> RunResult:
+             done: set[tuple[str, str, int]] | None = None, workers: int = 1) -> RunResult:
     def record(trial: TrialRecord) -> None:
         try:
             store.save_trial(manifest.run_id, trial)
@@ -305,7 +316,7 @@ def _execute(store: Store, manifest: RunManifest, suite: Suite, modes: Sequence[
     drive(run_async(
         suite.scenarios, modes, factory, trials=manifest.trials, seed=manifest.seed,
         concurrency=concurrency, retries=manifest.error_treatment.retries,
-        skip=done or set(), on_trial=record))
+        skip=done or set(), on_trial=record, workers=workers))
     expected = len(plan_trials(suite.scenarios, modes, manifest.trials))
     if len(store.completed(manifest.run_id)) == expected:
         store.finish_run(manifest.run_id, datetime.now(UTC))
