@@ -61,6 +61,8 @@ CASES: dict[str, tuple[list[str], str]] = {
     "run --trials negative": (["run", "--trials", "-1", *DB], "'--trials'"),
     "run --concurrency huge": (["run", "--concurrency", HUGE, *DB], "'--concurrency'"),
     "run --concurrency zero": (["run", "--concurrency", "0", *DB], "'--concurrency'"),
+    "run --workers huge": (["run", "--workers", HUGE, *DB], "'--workers'"),
+    "run --workers zero": (["run", "--workers", "0", *DB], "'--workers'"),
     "run --seed negative": (["run", "--seed", "-1", *DB], "'--seed'"),
     "run --seed huge": (["run", "--seed", "9" * 30, *DB], "'--seed'"),
     "run --seed not a number": (["run", "--seed", "1e3", *DB], "'--seed'"),

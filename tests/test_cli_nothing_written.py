@@ -18,6 +18,11 @@ MISTAKES = {
                                         "only apply to --agent openai:MODEL"),
     "report with an unknown suffix": (["run", "--suite", "handwritten", "--report", "r.txt"],
                                       "r.txt"),
+    "workers with concurrency": (["run", "--suite", "handwritten", "--workers", "2",
+                                  "--concurrency", "4"], "give one of them"),
+    "workers with an asynchronous agent": (["run", "--suite", "handwritten", "--workers", "2",
+                                            "--agent", "tests.worker_agents:AsyncOracle"],
+                                           "AsyncOracle is asynchronous"),
     "compare in a missing database": (["compare", "r-nope"], "no remit database at"),
 }
 
