@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 
 from remit.actors import Briefing, Observation, OracleAgent, TrialInfo, reference_agent
 from remit.errors import InfrastructureError
@@ -21,6 +22,7 @@ __all__ = [
     "dying",
     "flaky",
     "hidden_async",
+    "killed",
     "logging_oracle",
     "raising_factory",
     "unportable",
@@ -79,6 +81,18 @@ class _Dies(OracleAgent):
 def dying(info: TrialInfo) -> OracleAgent:
     """The oracle, except that trial :data:`DIES_ON` ends its process mid-trial."""
     return _Dies(info) if info.trial == DIES_ON else OracleAgent(info)
+
+
+class _Killed(OracleAgent):
+    def act(self, observation: Observation) -> ToolCall:
+        os.kill(os.getpid(), signal.SIGKILL)  # the OOM killer's way
+        raise AssertionError("unreachable: SIGKILL cannot be caught")
+
+
+@reference_agent
+def killed(info: TrialInfo) -> OracleAgent:
+    """The oracle, except that trial :data:`DIES_ON` is killed mid-trial."""
+    return _Killed(info) if info.trial == DIES_ON else OracleAgent(info)
 
 
 @reference_agent

@@ -7,12 +7,12 @@ another on one core. :func:`run_in_workers` runs them in N worker processes inst
 - Each worker is given the run's work once, when it starts (the scenarios, the modes,
   the agent factory, the seed and the retries), then only small keys of the trials to
   run; it runs a trial where it was sent, retries included, and sends back the finished
-  record and the log records the trial emitted.
+  record and the log records the trial emitted. A few trials per worker are in flight
+  (:data:`IN_FLIGHT`), so a worker does not wait for the parent between trials.
 - The parent process is the one writer: it hands each record to ``on_result`` (which
   persists it and advances the progress bar) in the order the trials were planned to
   start, whatever order they finish in, so a run stores its trials in the order one
-  process would. Two trials per worker are in flight, so a worker never waits for the
-  parent.
+  process would.
 - Ctrl-C stops the workers (they ignore SIGINT themselves; the parent ends them) and
   keeps every trial that finished: those not yet handed over are handed over before
   the interrupt propagates. A worker that dies, or whose trial raises something that
@@ -67,9 +67,10 @@ __all__ = ["StartMethod", "WorkerFailedError", "WorkersError", "check_workers",
 _K = TypeVar("_K")
 _R = TypeVar("_R")
 
-IN_FLIGHT = 2
-"""Trials sent to a worker and not yet returned: one running, one waiting, so that the
-worker starts its next trial without waiting for the parent."""
+IN_FLIGHT = 4
+"""Trials sent to a worker and not yet returned: one running, the others waiting, so that
+a worker goes on while the parent is not scheduled (on a busy machine that takes longer
+than a trial), and the last trials are still spread evenly."""
 _JOIN_SECONDS = 5.0
 """How long a stopping worker is given to exit before it is killed."""
 
@@ -106,7 +107,7 @@ class WorkerFailedError(RunAbortedError):
     def __init__(self, trial: str, reason: str) -> None:
         self.trial = trial
         self.reason = reason
-        super().__init__(f"a worker process failed on trial {trial}: {reason}")
+        super().__init__(f"the run stopped on trial {trial}, in a worker process: {reason}")
 
     def __reduce__(self) -> tuple[type[WorkerFailedError], tuple[str, str]]:
         return type(self), (self.trial, self.reason)
@@ -401,12 +402,14 @@ def _start(work: Callable[[Any], Coroutine[Any, Any, object]], count: int,
                 started.append(_Worker(process, parent))
         except BaseException:
             _stop(started, kill=True)
+            _close(started)
             raise
     return started
 
 
 def _stop(workers: Sequence[_Worker], *, kill: bool) -> None:
-    """Stop the workers: ask them to exit (``kill``: end them at once), then wait."""
+    """Stop the workers: ask them to exit (``kill``: end them at once), then wait; their
+    pipes stay open (what they sent before they ended can still be read)."""
     for worker in workers:
         if kill:
             worker.process.terminate()
@@ -417,6 +420,10 @@ def _stop(workers: Sequence[_Worker], *, kill: bool) -> None:
         if worker.process.is_alive():
             worker.process.kill()
             worker.process.join()
+
+
+def _close(workers: Sequence[_Worker]) -> None:
+    for worker in workers:
         worker.conn.close()
 
 
@@ -435,8 +442,9 @@ class _Run(Generic[_K, _R]):
         self.inbox: asyncio.Queue[tuple[_Worker, _Done | _Raised | None]] = asyncio.Queue()
         self.handing = False  # inside on_result: an error there stops the handing over
 
-    def dispatch(self, worker: _Worker) -> None:
-        while self.todo and len(worker.sent) < IN_FLIGHT:
+    def dispatch(self, worker: _Worker, up_to: int = IN_FLIGHT) -> None:
+        """Send ``worker`` trials until it has ``up_to`` in flight (or none are left)."""
+        while self.todo and len(worker.sent) < up_to:
             index = self.todo.popleft()
             worker.sent.append(index)
             if not _send(worker.conn, (index, self.keys[index])):
@@ -456,20 +464,36 @@ class _Run(Generic[_K, _R]):
         loop = asyncio.get_running_loop()
         for worker in self.workers:
             loop.add_reader(worker.conn.fileno(), self.read, worker)
-            self.dispatch(worker)
+        for up_to in range(1, IN_FLIGHT + 1):  # in turn: a short run is spread evenly
+            for worker in self.workers:
+                self.dispatch(worker, up_to)
         try:
             while len(self.results) < len(self.keys):
                 worker, message = await self.inbox.get()
                 self.receive(worker, message)
-        except BaseException:
-            if not self.handing:
-                self.hand_over(everything=True)  # Ctrl-C or a failure: keep what finished
-            raise
         finally:
             for worker in self.workers:
-                if not worker.conn.closed:
-                    loop.remove_reader(worker.conn.fileno())
+                loop.remove_reader(worker.conn.fileno())
         return self.results
+
+    def salvage(self) -> None:
+        """Once the workers have ended early: hand over every trial they finished (those
+        received, those still in their pipes), in key order with gaps. Not after an
+        error of ``on_result`` itself, which would only fail again."""
+        if self.handing:
+            return
+        arrived = [self.inbox.get_nowait()[1] for _ in range(self.inbox.qsize())]
+        for worker in self.workers:
+            while worker.conn.poll():
+                try:
+                    arrived.append(worker.conn.recv())
+                except (EOFError, OSError):
+                    break  # a message cut short when its worker ended
+        for message in arrived:
+            if isinstance(message, _Done):
+                _emit(message.logs)
+                self.finished[message.at] = typing.cast(_R, message.result)
+        self.hand_over(everything=True)
 
     def receive(self, worker: _Worker, message: _Done | _Raised | None) -> None:
         if message is None:
@@ -485,14 +509,17 @@ class _Run(Generic[_K, _R]):
     def died(self, worker: _Worker) -> typing.NoReturn:
         worker.process.join(_JOIN_SECONDS)
         trial = self.describe(self.keys[worker.sent[0]]) if worker.sent else "none"
-        raise WorkerFailedError(trial, f"worker process {worker.process.pid} exited with "
-                                f"status {worker.process.exitcode} before finishing it")
+        code = worker.process.exitcode
+        how = f"was killed by signal {-code}" if code is not None and code < 0 \
+            else f"exited with status {code}"
+        raise WorkerFailedError(trial, f"process {worker.process.pid} {how} before "
+                                "finishing it")
 
     def raised(self, message: _Raised) -> typing.NoReturn:
         trial = self.describe(self.keys[message.at])
         if message.error is None:
             raise WorkerFailedError(trial, f"it raised {message.description}, which cannot "
-                                    "be sent back from a worker process")
+                                    "be sent back to the parent process")
         error: BaseException = pickle.loads(message.error)
         error.add_note(f"raised in a worker process, on trial {trial}")
         raise error
@@ -556,8 +583,13 @@ async def run_in_workers(work: Callable[[_K], Coroutine[Any, Any, _R]], keys: Se
             results = await run.collect()
         except BaseException:
             _stop(pool, kill=True)
+            try:
+                run.salvage()  # Ctrl-C or a failure: keep every finished trial
+            finally:
+                _close(pool)
             raise
         _stop(pool, kill=False)
+        _close(pool)
     return results
 
 

@@ -134,12 +134,16 @@ def test_log_records_of_trials_in_workers_reach_the_parents_handlers(
                                     for s in SCENARIOS[:2] for m in MODES[:2])
 
 
-def test_a_worker_that_dies_stops_the_run_and_the_trials_finished_before_are_kept() -> None:
+@pytest.mark.parametrize(("agent", "how"), [("dying", "exited with status 3"),
+                                            ("killed", "was killed by signal 9")])
+def test_a_worker_that_dies_stops_the_run_and_the_trials_finished_before_are_kept(
+        agent: str, how: str) -> None:
     kept: list[TrialRecord] = []
-    with pytest.raises(WorkerFailedError, match=r"on trial [\w-]+/all_tools/1: worker "
-                                                r"process \d+ exited with status 3") as caught:
-        run(SCENARIOS[:3], [mode_by_name("all_tools")], worker_agents.dying, trials=2,
-            progress=kept.append, workers=2)
+    with pytest.raises(WorkerFailedError, match=rf"stopped on trial [\w-]+/all_tools/1, in a "
+                                                rf"worker process: process \d+ {how} before "
+                                                "finishing it") as caught:
+        run(SCENARIOS[:3], [mode_by_name("all_tools")], getattr(worker_agents, agent),
+            trials=2, progress=kept.append, workers=2)
     assert isinstance(caught.value, RunAbortedError)
     assert caught.value.trial.endswith(f"/all_tools/{worker_agents.DIES_ON}")
     assert all(r.scored.trial != worker_agents.DIES_ON for r in kept)
