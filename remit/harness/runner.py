@@ -302,11 +302,10 @@ async def _in_workers(todo: Sequence[tuple[Scenario, ControlMode, int]],
     results: list[TrialRecord | None] = [None] * len(todo)
 
     def finished(index: int, record: TrialRecord) -> None:
-        del index  # the key's index; the record names its trial
         if on_trial is not None:
             on_trial(record)
-        results[position[record.scored.scenario_id, record.scored.mode,
-                         record.scored.trial]] = record
+        scenario, mode, trial = started[index]
+        results[position[scenario.id, mode.name, trial]] = record
 
     def describe(key: tuple[int, int, int]) -> str:
         return f"{scenarios[key[0]].id}/{modes[key[1]].name}/{key[2]}"
