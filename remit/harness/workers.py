@@ -73,6 +73,8 @@ a worker goes on while the parent is not scheduled (on a busy machine that takes
 than a trial), and the last trials are still spread evenly."""
 _JOIN_SECONDS = 5.0
 """How long a stopping worker is given to exit before it is killed."""
+_NO_FULL_COLLECTIONS = 1_000_000
+"""The third ``gc`` threshold while records stream in: no automatic full collection."""
 
 
 class WorkersError(RemitError, ValueError):
@@ -595,16 +597,24 @@ async def run_in_workers(work: Callable[[_K], Coroutine[Any, Any, _R]], keys: Se
 
 @contextmanager
 def _frozen_heap() -> Iterator[None]:
-    """Keep the objects that exist now (the suite, the catalogue) out of the garbage
-    collector while the workers run, as Python's documentation advises before a fork:
-    forked workers then share their pages, and the parent's collections, which the
-    records it receives trigger, no longer traverse them (unpickling a record took
-    three to five times longer without). Left alone if someone else froze the heap."""
+    """Spare the parent's garbage collector the heap while the workers run.
+
+    What exists when the workers start (the suite, the catalogue) is frozen, as Python's
+    documentation advises before a fork: forked workers then share its pages, and no
+    collection traverses it. The records streaming in live until the run ends, so the
+    oldest generation is left alone meanwhile: young objects are collected as usual,
+    and the full collections the records would trigger (each one traversing every
+    record received so far: half the parent's time) wait until the run has ended.
+    Left alone if someone else froze the heap.
+    """
     if gc.get_freeze_count():
         yield
         return
+    thresholds = gc.get_threshold()
     gc.freeze()
+    gc.set_threshold(thresholds[0], thresholds[1], _NO_FULL_COLLECTIONS)
     try:
         yield
     finally:
+        gc.set_threshold(*thresholds)
         gc.unfreeze()
