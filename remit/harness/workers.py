@@ -582,7 +582,8 @@ async def run_in_workers(work: Callable[[_K], Coroutine[Any, Any, _R]], keys: Se
         pool = _start(work, min(workers, len(keys)), method or start_method())
         run = _Run(keys, pool, on_result or ignore, describe)
         try:
-            results = await run.collect()
+            with _no_full_collections():  # the workers have started: they collect as usual
+                results = await run.collect()
         except BaseException:
             _stop(pool, kill=True)
             try:
@@ -597,24 +598,31 @@ async def run_in_workers(work: Callable[[_K], Coroutine[Any, Any, _R]], keys: Se
 
 @contextmanager
 def _frozen_heap() -> Iterator[None]:
-    """Spare the parent's garbage collector the heap while the workers run.
-
-    What exists when the workers start (the suite, the catalogue) is frozen, as Python's
-    documentation advises before a fork: forked workers then share its pages, and no
-    collection traverses it. The records streaming in live until the run ends, so the
-    oldest generation is left alone meanwhile: young objects are collected as usual,
-    and the full collections the records would trigger (each one traversing every
-    record received so far: half the parent's time) wait until the run has ended.
-    Left alone if someone else froze the heap.
-    """
+    """Keep what exists when the workers start (the suite, the catalogue) out of the
+    garbage collector until they end, as Python's documentation advises before a fork:
+    forked workers share its pages, and no collection in the parent traverses it. Left
+    alone if someone else froze the heap."""
     if gc.get_freeze_count():
         yield
         return
-    thresholds = gc.get_threshold()
     gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
+@contextmanager
+def _no_full_collections() -> Iterator[None]:
+    """Leave the parent's oldest generation alone while records stream in.
+
+    Every record received lives until the run ends, so each full collection the
+    records trigger would traverse all of them again (half the parent's time); young
+    objects are still collected as usual, and the thresholds are restored afterwards.
+    """
+    thresholds = gc.get_threshold()
     gc.set_threshold(thresholds[0], thresholds[1], _NO_FULL_COLLECTIONS)
     try:
         yield
     finally:
         gc.set_threshold(*thresholds)
-        gc.unfreeze()
