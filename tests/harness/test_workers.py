@@ -9,6 +9,7 @@ with every finished trial kept; asynchronous agents refused before anything runs
 
 from __future__ import annotations
 
+import gc
 import logging
 import multiprocessing
 import re
@@ -258,3 +259,11 @@ def test_ctrl_c_ends_the_workers_and_keeps_every_trial_handed_over() -> None:
     assert 3 <= len(seen) < total
     assert len(set(_keys(seen))) == len(seen)
     assert all(r.scored.score.passed for r in seen)
+
+
+def test_the_parents_garbage_collector_is_as_it_was_after_a_run_in_workers() -> None:
+    before = (gc.get_threshold(), gc.get_freeze_count())
+    run(SCENARIOS[:2], MODES[:1], oracle_factory, workers=2)
+    with pytest.raises(LookupError):
+        run(SCENARIOS[:1], MODES[:1], worker_agents.raising_factory, trials=2, workers=2)
+    assert (gc.get_threshold(), gc.get_freeze_count()) == before
