@@ -183,15 +183,25 @@ def check_workers(factory: object, *, workers: int, concurrency: int = 1,
     built = _built_class(factory)
     if built is not None and _is_async(built):
         raise WorkersError(workers, f"agent {_label(factory)} {_ASYNC}")
-    if (method or start_method()) != "fork":
+    chosen = method or start_method()
+    if chosen != "fork":
         try:
             pickle.loads(pickle.dumps(factory))
         except Exception as exc:  # whatever pickling raises, the factory cannot travel
             raise WorkersError(workers, f"agent factory {_label(factory)} cannot be sent "
-                               f"to worker processes started by {method or start_method()}: "
-                               f"{type(exc).__name__}: {exc}; define it at the top level "
-                               "of an importable module (--agent package.module:factory)"
+                               f"to worker processes started by {chosen}: "
+                               f"{type(exc).__name__}: {exc}; {_portable_hint(factory)}"
                                ) from exc
+
+
+def _portable_hint(factory: object) -> str:
+    """What to do about a factory that cannot be pickled."""
+    if inspect.isclass(getattr(factory, "__wrapped__", None)):
+        # remit's loader builds a class that takes no TrialInfo through a local function
+        return ("give the agent class's constructor a TrialInfo argument, so that the "
+                "class itself is the factory")
+    return ("define it at the top level of an importable module "
+            "(--agent package.module:factory)")
 
 
 class _SyncOnly:
