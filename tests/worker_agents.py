@@ -19,6 +19,7 @@ __all__ = [
     "ATTEMPTS",
     "DIES_ON",
     "AsyncOracle",
+    "NoArguments",
     "dying",
     "flaky",
     "hidden_async",
@@ -50,6 +51,17 @@ class AsyncOracle:
 
 
 reference_agent(AsyncOracle)
+
+
+class NoArguments:
+    """An agent built without arguments, which ends every trial at once."""
+
+    def start(self, briefing: Briefing) -> None:
+        """Nothing to read."""
+
+    def act(self, observation: Observation) -> ToolCall:
+        """End the trial."""
+        return ToolCall(tool="end", arguments={"summary": "nothing to do"})
 
 
 @reference_agent

@@ -60,6 +60,7 @@ from remit.harness.outcome import (
     ScenarioRunner,
     run_scenario,
 )
+from remit.harness.pool import run_in_workers
 from remit.harness.provenance import (
     ManifestError,
     agent_config_hash,
@@ -117,7 +118,6 @@ from remit.harness.workers import (
     WorkerFailedError,
     WorkersError,
     check_workers,
-    run_in_workers,
     start_method,
 )
 

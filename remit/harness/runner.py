@@ -26,9 +26,10 @@ from remit.authority import ControlMode
 from remit.errors import InfrastructureError, RunAbortedError
 from remit.harness.aggregate import ModeSummary, ScoredTrial, summarise
 from remit.harness.orchestrator import drive, interruptible, run_trial_async, trial_seed
+from remit.harness.pool import run_in_workers
 from remit.harness.rates import aggregable
 from remit.harness.scoring import TrialScore, score_trial
-from remit.harness.workers import check_workers, run_in_workers, sync_only
+from remit.harness.workers import check_workers, sync_only
 from remit.scenarios import Scenario
 from remit.world import TrailEntry, World
 from remit.world.untrusted import QUOTE_CHARS, clean, describe_exception, shorten, visible

@@ -235,6 +235,15 @@ def test_a_factory_that_cannot_be_pickled_is_refused_where_workers_load_it() -> 
     check_workers(local, workers=2, method="fork")  # a forked worker has it in memory
 
 
+def test_a_class_remit_builds_without_arguments_is_refused_where_workers_load_it() -> None:
+    factory = load_agent_factory("tests.worker_agents:NoArguments")
+    with pytest.raises(WorkersError, match="give the agent class's constructor a TrialInfo "
+                                           "argument"):
+        check_workers(factory, workers=2, method="spawn")
+    check_workers(factory, workers=2, method="fork")
+    assert run(SCENARIOS[:1], MODES[:1], factory, workers=2).trials[0].attempts == 1
+
+
 @pytest.fixture
 def python_sigint() -> Iterator[None]:
     """Python's own SIGINT handling, as in ``remit run`` (a test runner may change it)."""
