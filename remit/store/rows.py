@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pydantic import TypeAdapter
 
 from remit.harness import RunManifest, ScoredTrial, TrialRecord, TrialScore
+from remit.harness.tally import figures
 from remit.store.database import RowValue
 from remit.world import TrailEntry
 
@@ -67,7 +68,8 @@ def manifest_from_json(payload: str) -> RunManifest:
 
 
 def trial_row(run_id: str, record: TrialRecord) -> dict[str, RowValue]:
-    """The ``trials`` row of a record (without ``pk``, which the database assigns)."""
+    """The ``trials`` row of a record (without ``pk``, which the database assigns), its
+    score's figures included."""
     scored = record.scored
     return {
         "trial_id": trial_id_for(run_id, scored.scenario_id, scored.mode, scored.trial),
@@ -81,6 +83,7 @@ def trial_row(run_id: str, record: TrialRecord) -> dict[str, RowValue]:
         "infra_error": record.infra_error,
         "score": scored.score.model_dump_json(),
         "seconds": record.seconds,
+        **figures(scored.score),
     }
 
 

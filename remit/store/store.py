@@ -1,14 +1,15 @@
 """The store: runs, trials and their trails, in SQLite or PostgreSQL, in domain terms.
 
-Manifests and trial records go in; manifests, records and listings come out; table rows
-never leave the package. Each saved trial is one transaction: its ``trials`` row and all
-its ``events`` rows (one bulk insert) commit together or not at all.
+Manifests and trial records go in; manifests, records, listings and tallies come out;
+table rows never leave the package. A batch of saved trials is one transaction: their
+``trials`` rows and all their ``events`` rows (bulk inserts) commit together or not at
+all, so a trial is either stored whole or not at all, and never twice (a trial already
+stored is skipped: another process resuming the same run saved it first).
 
 Example:
     >>> with Store.open("sqlite://") as store:                     # doctest: +SKIP
     ...     store.create_run(manifest)
-    ...     for record in result.trials:
-    ...         store.save_trial(manifest.run_id, record)
+    ...     store.save_trials(manifest.run_id, result.trials)
     ...     store.finish_run(manifest.run_id, datetime.now(UTC))
     ...     assert store.trials(manifest.run_id) == sorted(result.trials, key=...)
 """
@@ -27,6 +28,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict
 from sqlalchemy import Connection, Float, Row, func, null, select, text
 
 from remit.harness import RunManifest, TrialRecord
+from remit.harness.tally import ScenarioTally
 from remit.store.database import Database, RowValue
 from remit.store.errors import (
     DuplicateRunError,
@@ -42,11 +44,13 @@ from remit.store.rows import (
     record_from_row,
     run_row,
     trail_from_payloads,
+    trial_id_for,
     trial_row,
     utc,
 )
 from remit.store.schema import ensure_schema
-from remit.store.tables import EVENTS, RUNS, SCHEMA_VERSION, TRIALS
+from remit.store.tables import EVENTS, FIGURE_COLUMNS, RUNS, SCHEMA_VERSION, TRIALS
+from remit.store.tallying import read_tallies
 from remit.store.urls import describe_url, resolve_url, sqlite_path
 
 __all__ = ["RunListing", "Store"]
@@ -84,20 +88,27 @@ class RunListing(BaseModel):
     ended_at: AwareDatetime | None
 
 
-_PG_SAVE_TRIAL = text("""
-WITH trial AS (
-    INSERT INTO trials (trial_id, run_id, scenario_id, mode, trial, seed, passed, attempts,
-                        infra_error, score, seconds)
-    VALUES (:trial_id, :run_id, :scenario_id, :mode, :trial, :seed, :passed, :attempts,
-            :infra_error, :score, :seconds)
-    RETURNING pk
+_PG_TRIAL_COLUMNS = ("trial_id text, run_id text, scenario_id text, mode text, trial integer, "
+                     "seed text, passed boolean, attempts integer, infra_error text, score text, "
+                     "seconds double precision, "
+                     + ", ".join(f"{name} integer" for name in FIGURE_COLUMNS))
+_PG_SAVE_TRIALS = text(f"""
+WITH saved AS (
+    INSERT INTO trials ({", ".join(c.split()[0] for c in _PG_TRIAL_COLUMNS.split(", "))})
+    SELECT * FROM json_to_recordset(CAST(:trials AS json)) AS t({_PG_TRIAL_COLUMNS})
+    ON CONFLICT DO NOTHING
+    RETURNING pk, trial_id
+), trail AS (
+    INSERT INTO events (trial_pk, seq, kind, step, minute, payload)
+    SELECT saved.pk, e.seq, e.kind, e.step, e.minute, e.payload
+    FROM saved JOIN json_to_recordset(CAST(:events AS json))
+        AS e(trial_id text, seq integer, kind text, step integer, minute integer, payload text)
+        USING (trial_id)
 )
-INSERT INTO events (trial_pk, seq, kind, step, minute, payload)
-SELECT trial.pk, e.seq, e.kind, e.step, e.minute, e.payload
-FROM trial, json_to_recordset(CAST(:events AS json))
-    AS e(seq integer, kind text, step integer, minute integer, payload text)
+SELECT trial_id FROM saved
 """)
-"""PostgreSQL: a trial and its trail in one statement."""
+"""PostgreSQL: a batch of trials and their trails in one statement (one round trip),
+skipping the trials already stored."""
 
 
 class Store:
@@ -117,6 +128,7 @@ class Store:
         """Wrap an open :class:`~remit.store.database.Database` of schema ``version``; use
         :meth:`open` instead."""
         self._db = db
+        self._version = version
         self.database = db.name
         seconds = TRIALS.c.seconds if version >= _SECONDS_SINCE else \
             null().cast(Float).label("seconds")  # not kept before schema 2: unknown
@@ -265,44 +277,82 @@ class Store:
             UnknownRunError: no such run (create it first).
             DuplicateTrialError: that (scenario, mode, trial) is already stored for the run.
         """
-        row = trial_row(run_id, record)
-        if self._db.dialect == "postgresql":
-            return self._save_trial_postgres(run_id, record, row)
+        if not self.save_trials(run_id, [record]):
+            s = record.scored
+            raise DuplicateTrialError(self.database, run_id, s.scenario_id, s.mode, s.trial)
+        return trial_id_for(run_id, record.scored.scenario_id, record.scored.mode,
+                            record.scored.trial)
 
-        def work(connection: Connection) -> None:
-            key = connection.execute(TRIALS.insert().values(row)).inserted_primary_key
-            if key is None:  # pragma: no cover - both dialects report the new key
-                raise StoreError(self.database, f"saving trial {row['trial_id']} to "
-                                 f"{self.database} returned no key; report this as a bug")
-            events = event_rows(int(key[0]), record)
+    def save_trials(self, run_id: str, records: Sequence[TrialRecord]) -> list[str]:
+        """Store finished trials and their whole trails, all in one transaction; a trial
+        the run already holds (another process resuming the run saved it first: trials
+        are deterministic given their seed, so the stored one stands for it) is skipped.
+
+        Returns:
+            The ids (``RUN/SCENARIO/MODE/TRIAL``) of the trials saved, in order; those
+            skipped are left out.
+
+        Raises:
+            UnknownRunError: no such run (create it first).
+            DuplicateTrialError: ``records`` holds the same trial twice.
+        """
+        if not records:
+            return []
+        keys = [(r.scored.scenario_id, r.scored.mode, r.scored.trial) for r in records]
+        twice = next((k for i, k in enumerate(keys) if k in keys[:i]), None) \
+            if len(set(keys)) < len(keys) else None
+        if twice is not None:
+            raise DuplicateTrialError(self.database, run_id, *twice)
+        rows = [trial_row(run_id, record) for record in records]
+        if self._db.dialect == "postgresql":
+            return self._save_trials_postgres(run_id, records, rows)
+
+        def work(connection: Connection) -> list[str]:
+            # BEGIN IMMEDIATE holds the write lock: nothing can be saved in between.
+            ids = [row["trial_id"] for row in rows]
+            held = set(connection.execute(select(TRIALS.c.trial_id).where(
+                TRIALS.c.run_id == run_id, TRIALS.c.trial_id.in_(ids))).scalars())
+            fresh = [(row, record) for row, record in zip(rows, records, strict=True)
+                     if row["trial_id"] not in held]
+            if not fresh:
+                return []
+            first = connection.execute(
+                select(func.coalesce(func.max(TRIALS.c.pk), 0))).scalar_one() + 1
+            connection.execute(TRIALS.insert(), [{**row, "pk": first + i}
+                                                 for i, (row, _) in enumerate(fresh)])
+            events = [event for i, (_, record) in enumerate(fresh)
+                      for event in event_rows(first + i, record)]
             if events:  # SQLite: executemany is already a local loop
                 connection.execute(EVENTS.insert(), events)
+            return [str(row["trial_id"]) for row, _ in fresh]
 
-        self._db.write(work, conflict=lambda: self._conflict(run_id, record))
-        return str(row["trial_id"])
+        return self._db.write(work, conflict=lambda: self._conflict(run_id, records))
 
-    def _conflict(self, run_id: str, record: TrialRecord) -> StoreError:
-        # The run's foreign key or the trial's unique key rejected it: say which.
+    def _conflict(self, run_id: str, records: Sequence[TrialRecord]) -> StoreError:
+        # The run's foreign key or a trial's unique key rejected it: say which.
         if not self._db.read(lambda c: self._run_exists(c, run_id)):
             return UnknownRunError(self.database, run_id, self._db.read(self._known_runs))
-        s = record.scored
+        s = records[0].scored  # unreachable while trials already held are skipped
         return DuplicateTrialError(self.database, run_id, s.scenario_id, s.mode, s.trial)
 
-    def _save_trial_postgres(self, run_id: str, record: TrialRecord,
-                             row: dict[str, RowValue]) -> str:
-        """The trial row and its events in ONE statement (a data-modifying CTE), so a save
-        costs one round trip and the commit instead of six: on loopback the round trips,
-        not the data, are what a save costs."""
+    def _save_trials_postgres(self, run_id: str, records: Sequence[TrialRecord],
+                              rows: list[dict[str, RowValue]]) -> list[str]:
+        """The trials' rows and their events in ONE statement (data-modifying CTEs), so a
+        batch costs one round trip and the commit: on loopback the round trips, not the
+        data, are what a save costs."""
+        trials = json.dumps(rows)
         events = json.dumps([
-            {"seq": seq, "kind": entry.kind, "step": entry.step, "minute": entry.minute,
-             "payload": entry.model_dump_json()}
+            {"trial_id": row["trial_id"], "seq": seq, "kind": entry.kind, "step": entry.step,
+             "minute": entry.minute, "payload": entry.model_dump_json()}
+            for row, record in zip(rows, records, strict=True)
             for seq, entry in enumerate(record.trail)])
 
-        def work(connection: Connection) -> None:
-            connection.execute(_PG_SAVE_TRIAL, {**row, "events": events})
+        def work(connection: Connection) -> list[str]:
+            saved = set(connection.execute(_PG_SAVE_TRIALS,
+                                           {"trials": trials, "events": events}).scalars())
+            return [str(row["trial_id"]) for row in rows if row["trial_id"] in saved]
 
-        self._db.write(work, conflict=lambda: self._conflict(run_id, record))
-        return str(row["trial_id"])
+        return self._db.write(work, conflict=lambda: self._conflict(run_id, records))
 
     def discard_errored(self, run_id: str) -> list[tuple[str, str, int]]:
         """Delete a run's trials that ended in an infrastructure error, in one
@@ -373,6 +423,22 @@ class Store:
                 payloads = {pk: [e.payload for e in group]
                             for pk, group in groupby(events, key=lambda e: e.trial_pk)}
             return [_record(r, payloads.get(r.pk, [])) for r in rows]
+
+        return self._db.read(work)
+
+    def tallies(self, run_id: str) -> tuple[ScenarioTally, ...]:
+        """A run's trials tallied per scenario, mode and infrastructure error, in SQL:
+        what summaries and comparisons read of them (:mod:`remit.harness.tally`), equal
+        to :func:`~remit.harness.tally.tally_records` of :meth:`trials` and much faster
+        (no record is built; see :mod:`remit.store.tallying`).
+
+        Raises:
+            UnknownRunError: no such run.
+        """
+
+        def work(connection: Connection) -> tuple[ScenarioTally, ...]:
+            self._require_run(connection, run_id)
+            return read_tallies(connection, run_id, self._version)
 
         return self._db.read(work)
 
