@@ -41,7 +41,7 @@ from remit.store.errors import (
     SchemaVersionError,
     StoreCorruptError,
 )
-from remit.store.figures import FIGURES_SINCE, json_figure
+from remit.store.figures import FIGURES_SINCE, fill_figures
 from remit.store.tables import (
     APPLICATION,
     FIGURE_COLUMNS,
@@ -162,8 +162,7 @@ def _migrate(connection: Connection, version: int) -> None:
         for name in FIGURE_COLUMNS:
             if name not in columns:
                 connection.execute(text(f"ALTER TABLE {TRIALS.name} ADD COLUMN {name} INTEGER"))
-        filled = ", ".join(f"{name} = {json_figure(name, dialect)}" for name in FIGURE_COLUMNS)
-        connection.execute(text(f"UPDATE {TRIALS.name} SET {filled}"))
+        fill_figures(connection)
     connection.execute(update(META).where(META.c.key == _VERSION_KEY)
                        .values(value=str(SCHEMA_VERSION)))
 
