@@ -20,11 +20,12 @@ from remit.store.database import RowValue
 from remit.world import TrailEntry
 
 __all__ = [
-    "event_rows",
+    "TrailRow",
     "manifest_from_json",
     "record_from_row",
     "run_row",
     "trail_from_payloads",
+    "trail_rows",
     "trial_id_for",
     "trial_row",
     "utc",
@@ -87,13 +88,16 @@ def trial_row(run_id: str, record: TrialRecord) -> dict[str, RowValue]:
     }
 
 
-def event_rows(trial_pk: int, record: TrialRecord) -> list[dict[str, RowValue]]:
-    """The ``events`` rows of a record's trail, ``seq`` counting from 0."""
-    return [
-        {"trial_pk": trial_pk, "seq": seq, "kind": entry.kind, "step": entry.step,
-         "minute": entry.minute, "payload": entry.model_dump_json()}
-        for seq, entry in enumerate(record.trail)
-    ]
+TrailRow = tuple[int, str, int, int, str]
+"""One trail entry as the ``events`` table keeps it: (seq, kind, step, minute, payload)."""
+
+
+def trail_rows(record: TrialRecord) -> list[TrailRow]:
+    """The ``events`` rows of a record's trail without the trial's key, ``seq`` counting
+    from 0; each payload is the entry's ``model_dump_json()``."""
+    return [(seq, entry.kind, entry.step, entry.minute,
+             entry.__pydantic_serializer__.to_json(entry).decode())  # model_dump_json()
+            for seq, entry in enumerate(record.trail)]
 
 
 def trail_from_payloads(payloads: Sequence[str]) -> tuple[TrailEntry, ...]:

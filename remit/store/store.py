@@ -39,11 +39,11 @@ from remit.store.errors import (
     UnknownTrialError,
 )
 from remit.store.rows import (
-    event_rows,
     manifest_from_json,
     record_from_row,
     run_row,
     trail_from_payloads,
+    trail_rows,
     trial_id_for,
     trial_row,
     utc,
@@ -109,6 +109,14 @@ SELECT trial_id FROM saved
 """)
 """PostgreSQL: a batch of trials and their trails in one statement (one round trip),
 skipping the trials already stored."""
+
+_SQLITE_TRIAL_COLUMNS = tuple(c.name for c in TRIALS.columns)
+_SQLITE_SAVE_TRIALS = (f"INSERT INTO trials ({', '.join(_SQLITE_TRIAL_COLUMNS)}) "
+                       f"VALUES ({', '.join('?' * len(_SQLITE_TRIAL_COLUMNS))})")
+_SQLITE_SAVE_EVENTS = ("INSERT INTO events (trial_pk, seq, kind, step, minute, payload) "
+                       "VALUES (?, ?, ?, ?, ?, ?)")
+"""SQLite: the rows of a batch, inserted by the driver's executemany from tuples (a
+local loop in C; going through SQLAlchemy's parameter processing cost as much again)."""
 
 
 class Store:
@@ -318,12 +326,13 @@ class Store:
                 return []
             first = connection.execute(
                 select(func.coalesce(func.max(TRIALS.c.pk), 0))).scalar_one() + 1
-            connection.execute(TRIALS.insert(), [{**row, "pk": first + i}
-                                                 for i, (row, _) in enumerate(fresh)])
-            events = [event for i, (_, record) in enumerate(fresh)
-                      for event in event_rows(first + i, record)]
-            if events:  # SQLite: executemany is already a local loop
-                connection.execute(EVENTS.insert(), events)
+            keyed = [{**row, "pk": first + i} for i, (row, _) in enumerate(fresh)]
+            connection.exec_driver_sql(_SQLITE_SAVE_TRIALS, [
+                tuple(row[c] for c in _SQLITE_TRIAL_COLUMNS) for row in keyed])
+            events = [(first + i, *entry) for i, (_, record) in enumerate(fresh)
+                      for entry in trail_rows(record)]
+            if events:
+                connection.exec_driver_sql(_SQLITE_SAVE_EVENTS, events)
             return [str(row["trial_id"]) for row, _ in fresh]
 
         return self._db.write(work, conflict=lambda: self._conflict(run_id, records))
@@ -342,10 +351,10 @@ class Store:
         data, are what a save costs."""
         trials = json.dumps(rows)
         events = json.dumps([
-            {"trial_id": row["trial_id"], "seq": seq, "kind": entry.kind, "step": entry.step,
-             "minute": entry.minute, "payload": entry.model_dump_json()}
+            {"trial_id": row["trial_id"], "seq": seq, "kind": kind, "step": step,
+             "minute": minute, "payload": payload}
             for row, record in zip(rows, records, strict=True)
-            for seq, entry in enumerate(record.trail)])
+            for seq, kind, step, minute, payload in trail_rows(record)])
 
         def work(connection: Connection) -> list[str]:
             saved = set(connection.execute(_PG_SAVE_TRIALS,
