@@ -18,8 +18,7 @@ from remit.cli.app import (
     console,
     user_errors,
 )
-from remit.harness import Comparison, RunManifest, Side, compare
-from remit.harness.tradeoff import PairedMetric, paired_metrics
+from remit.harness import Comparison, PairedMetric, RunManifest, Side, compare, paired_metrics
 from remit.reports import (
     build_comparison_report,
     comparison_format_for,

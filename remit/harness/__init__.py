@@ -18,7 +18,9 @@ from remit.harness.aggregate import (
     ScoredTrial,
     aggregate,
     reply_issues_by_kind,
+    summaries_of,
     summarise,
+    summary_of,
 )
 from remit.harness.check import ScenarioCheck, check_path, check_scenario, collection_failure
 from remit.harness.claims import ClaimCheck, ClaimSource, check_claim, check_claims, extract_claims
@@ -102,6 +104,8 @@ from remit.harness.suites import (
     builtin_suite,
     suite_names,
 )
+from remit.harness.tally import ScenarioTally, Tally, UsageTally, tally_records, tally_scores
+from remit.harness.tradeoff import PairedMetric, paired_metrics
 from remit.harness.verify import (
     RULES,
     PlanReplay,
@@ -142,6 +146,7 @@ __all__ = [
     "ModeManifest",
     "ModeSummary",
     "NotComparableError",
+    "PairedMetric",
     "PlanReplay",
     "Rate",
     "RunManifest",
@@ -153,17 +158,20 @@ __all__ = [
     "ScenarioRule",
     "ScenarioRunner",
     "ScenarioSelection",
+    "ScenarioTally",
     "ScoredTrial",
     "SelectionError",
     "SettingsError",
     "Side",
     "SideReport",
     "SpooledOutcome",
+    "Tally",
     "TrialKey",
     "TrialLoop",
     "TrialRecord",
     "TrialScore",
     "UnknownSuiteError",
+    "UsageTally",
     "agent_config_hash",
     "agent_identity",
     "aggregable",
@@ -190,6 +198,7 @@ __all__ = [
     "measured_only",
     "new_run_id",
     "paired_bootstrap",
+    "paired_metrics",
     "parse_gates",
     "parse_keyword",
     "pass_hat_k",
@@ -214,7 +223,11 @@ __all__ = [
     "select",
     "spool_outcome",
     "suite_names",
+    "summaries_of",
     "summarise",
+    "summary_of",
+    "tally_records",
+    "tally_scores",
     "trial_seed",
     "unkept",
     "unmeasured",

@@ -45,10 +45,18 @@ from remit.catalogue import Money
 from remit.errors import RemitError
 from remit.harness.scoring import TrialScore
 from remit.harness.stats import Interval, pass_hat_k_curve, wilson
-from remit.harness.tally import Tally, tally_scores
+from remit.harness.tally import ScenarioTally, Tally, tally_scores
 
-__all__ = ["AggregationError", "ModeSummary", "ScoredTrial", "aggregate", "reply_issues_by_kind",
-           "summarise", "summary_of"]
+__all__ = [
+    "AggregationError",
+    "ModeSummary",
+    "ScoredTrial",
+    "aggregate",
+    "reply_issues_by_kind",
+    "summaries_of",
+    "summarise",
+    "summary_of",
+]
 
 
 class AggregationError(RemitError, ValueError):
@@ -258,3 +266,27 @@ def summarise(scored: Sequence[ScoredTrial]) -> dict[str, ModeSummary]:
     for s in scored:
         by_mode.setdefault(s.mode, []).append(s)
     return {mode: aggregate(trials) for mode, trials in by_mode.items()}
+
+
+def summaries_of(tallies: Sequence[ScenarioTally], modes: Sequence[str], *,
+                 exclude_infra_errors: bool = True) -> dict[str, ModeSummary]:
+    """A run's per-mode summaries from its tallies (``remit.store.Store.tallies``,
+    :func:`~remit.harness.tally.tally_records`), modes in the given order: the summaries
+    :func:`~remit.harness.result_of` computes from the run's records. Trials that ended
+    in an infrastructure error are left out when ``exclude_infra_errors``, else counted
+    as scored; scores kept by an older scorer are pooled as
+    :func:`~remit.harness.rates.aggregable` makes them.
+
+    Example:
+        >>> summaries_of(store.tallies(run_id), ["dual_control"])  # doctest: +SKIP
+        {'dual_control': ModeSummary(mode='dual_control', scenarios=10, ...)}
+    """
+    by_mode: dict[str, dict[str, Tally]] = {}
+    for group in sorted(tallies, key=lambda t: t.first):
+        if group.infra and exclude_infra_errors:
+            continue
+        cells = by_mode.setdefault(group.mode, {})
+        held = cells.get(group.scenario_id)
+        cells[group.scenario_id] = group.tally if held is None else held + group.tally
+    return {mode: summary_of(mode, [t.pooled() for t in by_mode[mode].values()])
+            for mode in modes if mode in by_mode}
