@@ -209,10 +209,10 @@ def test_ctrl_c_while_an_asynchronous_agent_waits_cancels_the_wait(
 
 
 @pytest.mark.usefixtures("python_sigint")
-def test_ctrl_c_in_the_middle_of_saving_a_trial_saves_it_whole_and_starts_no_more(
+def test_ctrl_c_in_the_middle_of_saving_a_batch_saves_it_whole_and_starts_no_more(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     built: list[int] = []
-    inserted: list[str] = []
+    at_interrupt: list[int] = []
 
     @reference_agent
     def oracle(info: TrialInfo) -> OracleAgent:
@@ -220,29 +220,30 @@ def test_ctrl_c_in_the_middle_of_saving_a_trial_saves_it_whole_and_starts_no_mor
         return OracleAgent(info)
 
     def press_ctrl_c_mid_save(*args: object) -> None:
-        # After the trial's row, before its events: inside the save's one transaction.
-        statement = str(args[2])
-        if statement.startswith("INSERT INTO trials"):
-            inserted.append(statement)
-            if len(inserted) == CTRL_C_AT + 1:
-                signal.raise_signal(signal.SIGINT)
+        # After the batch's trial rows, before their events: inside its one transaction.
+        # 70 trials: the first batch is saved before the run ends (BATCH_TRIALS = 64).
+        if str(args[2]).startswith("INSERT INTO trials") and not at_interrupt:
+            at_interrupt.append(len(built))
+            signal.raise_signal(signal.SIGINT)
 
     url = f"sqlite:///{tmp_path / 'saving.db'}"
     event.listen(Engine, "after_cursor_execute", press_ctrl_c_mid_save)
     try:
         with Store.open(url) as store, pytest.raises(KeyboardInterrupt):
             start_run(store, suite_spec="handwritten", modes=[mode_by_name("dual_control")],
-                      agent_id="oracle", trials=1, seed=0, factory=oracle)
+                      agent_id="oracle", trials=7, seed=0, factory=oracle)
     finally:
         event.remove(Engine, "after_cursor_execute", press_ctrl_c_mid_save)
     assert _asyncio_complaints(caplog) == []
-    assert len(built) == CTRL_C_AT + 1  # no trial started after the interrupted save
+    [finished] = at_interrupt
+    assert finished < 70
+    assert len(built) == finished  # no trial started after the interrupted save
     with Store.open(url) as store:
         [listing] = store.runs()
         saved = store.trials(listing.run_id)
-        assert len(saved) == CTRL_C_AT + 1
+        assert len(saved) == finished  # the interrupted batch, saved again, whole
         assert all(record.trail for record in saved)  # each saved with its whole trail
         assert listing.ended_at is None
         resumed = resume_run(store, listing.run_id)
-        assert len(resumed.trials) == 10
+        assert len(resumed.trials) == 70
         assert store.manifest(listing.run_id).ended_at is not None

@@ -18,7 +18,7 @@ from remit.cli.app import (
     console,
     user_errors,
 )
-from remit.harness import Comparison, Side, compare
+from remit.harness import Comparison, PairedMetric, RunManifest, Side, compare, paired_metrics
 from remit.reports import (
     build_comparison_report,
     comparison_format_for,
@@ -29,7 +29,6 @@ from remit.reports import (
     worse_rows,
     write_comparison_report,
 )
-from remit.reports.build import tradeoff_rows
 from remit.reports.model import TradeoffRow
 from remit.reports.writing import format_for, write_report
 from remit.store import Store, suite_of
@@ -80,7 +79,7 @@ def _comparison_report(run_id: str, other: str, output: Path, *, fmt: str | None
     chosen = comparison_format_for(output, fmt)
     check_output_file("--output", output)
     with Store.open(db, read_only=True) as store:
-        a, b = _sides(store, run_id, other, modes)
+        a, b = _sides(store, run_id, other, modes, tallied=False)
         suite_a = suite_of(a.manifest)
         same = b.manifest.suite_fingerprint == a.manifest.suite_fingerprint
         built = build_comparison_report(a, b, suite_a=suite_a,
@@ -92,11 +91,20 @@ def _comparison_report(run_id: str, other: str, output: Path, *, fmt: str | None
                     f"to {written} ({size:,} bytes)", markup=False)
 
 
-def _sides(store: Store, run_id: str, other: str | None,
-           modes: str | None) -> tuple[Side, Side]:
+def _sides(store: Store, run_id: str, other: str | None, modes: str | None, *,
+           tallied: bool) -> tuple[Side, Side]:
     """The two sides ``remit compare`` and ``remit report RUN RUN2`` compare: two modes of
     ``run_id`` (``--modes A,B``, default its first two), or one mode of ``run_id`` and
-    ``other`` (``--modes M``, default the first mode they share)."""
+    ``other`` (``--modes M``, default the first mode they share). ``tallied``: each side
+    holds its run's tallies (all a comparison reads, summed in SQL), else its records
+    (which a report lists)."""
+
+    def side(manifest: RunManifest, mode: str) -> Side:
+        if tallied:
+            return Side(manifest=manifest, mode=mode, tallies=store.tallies(manifest.run_id))
+        return Side(manifest=manifest, mode=mode,
+                    trials=store.trials(manifest.run_id, with_trails=False))
+
     first = store.manifest(run_id)
     if other is None:
         names = [m.strip() for m in modes.split(",")] if modes else \
@@ -104,9 +112,8 @@ def _sides(store: Store, run_id: str, other: str | None,
         if len(names) != 2:
             raise ValueError(f"comparing within one run needs two modes, got "
                              f"{','.join(names)!r}; pass --modes A,B")
-        trials = store.trials(run_id, with_trails=False)
-        return (Side(manifest=first, mode=names[0], trials=trials),
-                Side(manifest=first, mode=names[1], trials=trials))
+        a = side(first, names[0])
+        return a, a.model_copy(update={"mode": names[1]})
     second = store.manifest(other)
     if modes is not None and "," in modes:
         raise ValueError(f"across two runs --modes names the one mode to compare, got "
@@ -115,8 +122,7 @@ def _sides(store: Store, run_id: str, other: str | None,
     mode = modes.strip() if modes else (shared[0] if shared else "")
     if not mode:
         raise ValueError(f"runs {run_id} and {other} share no mode; pass --modes")
-    return (Side(manifest=first, mode=mode, trials=store.trials(run_id, with_trails=False)),
-            Side(manifest=second, mode=mode, trials=store.trials(other, with_trails=False)))
+    return side(first, mode), side(second, mode)
 
 
 @user_errors
@@ -147,10 +153,11 @@ def compare_runs(
     """
     gate = gate_metrics(fail_if_worse) if fail_if_worse is not None else ()
     with Store.open(db, read_only=True) as store:
-        a, b = _sides(store, run_id, other, modes)
+        a, b = _sides(store, run_id, other, modes, tallied=True)
     result = compare(a, b, force=force)
-    rows = tradeoff_rows(result, a.trials, b.trials,
-                         exclude_infra=a.manifest.error_treatment.on_exhausted == "exclude")
+    rows = _tradeoff(result, paired_metrics(
+        result, a.tallied(), b.tallied(),
+        exclude_infra=a.manifest.error_treatment.on_exhausted == "exclude"))
     if as_json:
         typer.echo(json.dumps(comparison_json(result, rows, gate=gate), indent=2))
     else:
@@ -160,6 +167,21 @@ def compare_runs(
             out.print(line, markup=False)
     if gate:
         _gate(result, rows, gate)
+
+
+def _tradeoff(result: Comparison, metrics: Sequence[PairedMetric]) -> tuple[TradeoffRow, ...]:
+    """The trade-off table's rows; ``better`` names the side a row's test favours."""
+    rows = []
+    for m in metrics:
+        row = TradeoffRow(metric=m.metric, label=m.label, value_a=m.value_a,
+                          value_b=m.value_b, difference=m.value_b - m.value_a,
+                          higher_is_better=m.higher_is_better, per_item=m.per_item, low=m.low,
+                          high=m.high, p_value=m.p_value, paired_scenarios=m.paired_scenarios,
+                          better=None)
+        side = row.favours
+        rows.append(row if side is None else row.model_copy(
+            update={"better": result.a.label if side == "a" else result.b.label}))
+    return tuple(rows)
 
 
 def _gate(result: Comparison, rows: Sequence[TradeoffRow], gate: Sequence[str]) -> None:

@@ -18,7 +18,9 @@ from remit.harness.aggregate import (
     ScoredTrial,
     aggregate,
     reply_issues_by_kind,
+    summaries_of,
     summarise,
+    summary_of,
 )
 from remit.harness.check import ScenarioCheck, check_path, check_scenario, collection_failure
 from remit.harness.claims import ClaimCheck, ClaimSource, check_claim, check_claims, extract_claims
@@ -103,6 +105,8 @@ from remit.harness.suites import (
     builtin_suite,
     suite_names,
 )
+from remit.harness.tally import ScenarioTally, Tally, UsageTally, tally_records, tally_scores
+from remit.harness.tradeoff import PairedMetric, paired_metrics
 from remit.harness.verify import (
     RULES,
     PlanReplay,
@@ -149,6 +153,7 @@ __all__ = [
     "ModeManifest",
     "ModeSummary",
     "NotComparableError",
+    "PairedMetric",
     "PlanReplay",
     "Rate",
     "RunManifest",
@@ -160,17 +165,20 @@ __all__ = [
     "ScenarioRule",
     "ScenarioRunner",
     "ScenarioSelection",
+    "ScenarioTally",
     "ScoredTrial",
     "SelectionError",
     "SettingsError",
     "Side",
     "SideReport",
     "SpooledOutcome",
+    "Tally",
     "TrialKey",
     "TrialLoop",
     "TrialRecord",
     "TrialScore",
     "UnknownSuiteError",
+    "UsageTally",
     "WorkerFailedError",
     "WorkersError",
     "agent_config_hash",
@@ -200,6 +208,7 @@ __all__ = [
     "measured_only",
     "new_run_id",
     "paired_bootstrap",
+    "paired_metrics",
     "parse_gates",
     "parse_keyword",
     "pass_hat_k",
@@ -226,7 +235,11 @@ __all__ = [
     "spool_outcome",
     "start_method",
     "suite_names",
+    "summaries_of",
     "summarise",
+    "summary_of",
+    "tally_records",
+    "tally_scores",
     "trial_seed",
     "unkept",
     "unmeasured",

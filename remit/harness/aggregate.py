@@ -22,6 +22,10 @@ reported its usage: ``reply_issue_rate`` (trials with at least one) and
 ``mean_reply_issues`` (issues per trial, every kind together), with ``reply_issues``
 summed by kind.
 
+A summary is computed from its trials' scores tallied per scenario
+(:mod:`remit.harness.tally`): :func:`aggregate` tallies scored trials, and
+:func:`summary_of` takes tallies however they were made (the store sums them in SQL).
+
 Example:
     >>> summary = aggregate(scored)                    # doctest: +SKIP
     >>> summary.model_dump(mode="json")["pass_hat_k"]  # doctest: +SKIP
@@ -32,7 +36,7 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
@@ -41,9 +45,18 @@ from remit.catalogue import Money
 from remit.errors import RemitError
 from remit.harness.scoring import TrialScore
 from remit.harness.stats import Interval, pass_hat_k_curve, wilson
+from remit.harness.tally import ScenarioTally, Tally, tally_scores
 
-__all__ = ["AggregationError", "ModeSummary", "ScoredTrial", "aggregate", "reply_issues_by_kind",
-           "summarise"]
+__all__ = [
+    "AggregationError",
+    "ModeSummary",
+    "ScoredTrial",
+    "aggregate",
+    "reply_issues_by_kind",
+    "summaries_of",
+    "summarise",
+    "summary_of",
+]
 
 
 class AggregationError(RemitError, ValueError):
@@ -162,10 +175,6 @@ def _check(scored: Sequence[ScoredTrial]) -> str:
     return modes[0]
 
 
-def _mean(scores: Sequence[TrialScore], value: Callable[[TrialScore], int]) -> float:
-    return sum(value(s) for s in scores) / len(scores)
-
-
 def aggregate(scored: Sequence[ScoredTrial]) -> ModeSummary:
     """Summarise the scored trials of one mode.
 
@@ -173,61 +182,65 @@ def aggregate(scored: Sequence[ScoredTrial]) -> ModeSummary:
         AggregationError: no trials, trials of several modes, or a trial scored twice.
     """
     mode = _check(scored)
-    outcomes: dict[str, list[bool]] = {}
+    by_scenario: dict[str, list[TrialScore]] = {}
     for s in scored:
-        outcomes.setdefault(s.scenario_id, []).append(s.score.passed)
-    scores = [s.score for s in scored]
-    total = len(scores)
+        by_scenario.setdefault(s.scenario_id, []).append(s.score)
+    return summary_of(mode, [tally_scores(scores) for scores in by_scenario.values()])
+
+
+def summary_of(mode: str, scenarios: Sequence[Tally]) -> ModeSummary:
+    """The summary of one mode from its trials tallied per scenario (pass^k averages
+    over the scenarios in this order): the summary :func:`aggregate` gives of those
+    trials.
+
+    Raises:
+        AggregationError: no scenario, or one without trials.
+    """
+    if not scenarios or not all(t.trials for t in scenarios):
+        raise AggregationError(f"cannot summarise mode={mode!r} from {len(scenarios)} "
+                               "scenario tallies: every scenario needs at least one trial")
+    t = functools.reduce(operator.add, scenarios)
+    total, usage = t.trials, t.usage
+
+    def per_trial(figure: str) -> Interval:
+        return wilson(t.positive[figure], t.present(figure))
+
+    def per_item(part: str, whole: str) -> Interval:
+        return wilson(t.totals[part], t.totals[whole])
+
     return ModeSummary(
         mode=mode,
-        scenarios=len(outcomes),
+        scenarios=len(scenarios),
         trials=total,
-        pass_hat_k=pass_hat_k_curve([(sum(p), len(p)) for p in outcomes.values()]),
-        pass_rate=wilson(sum(s.passed for s in scores), total),
-        wrong_variant_rate=wilson(sum(s.wrong_variant for s in scores), total),
-        wrong_variant_shown_rate=wilson(sum(s.wrong_variant_shown for s in scores), total),
-        unsupported_claim_rate=wilson(sum(s.unsupported_claims > 0 for s in scores), total),
-        unsupported_per_claim=_pooled(scores, "unsupported_claims", "claims"),
-        unsupported_attribute_claims=_pooled(scores, "unsupported_attribute_claims",
-                                             "attribute_claims"),
-        unsupported_fit_claims=_pooled(scores, "unsupported_fit_claims", "fit_claims"),
-        unsupported_authority_claims=_pooled(scores, "unsupported_authority_claims",
-                                             "authority_claims"),
-        unsupported_cited=_pooled(scores, "unsupported_cited_claims", "cited_claims"),
-        abandoned_handoff_rate=wilson(sum(s.abandoned_handoffs > 0 for s in scores), total),
-        abandoned_per_handoff=_pooled(scores, "abandoned_handoffs", "handoffs"),
-        missing_handoff_rate=wilson(sum(s.missing_handoffs > 0 for s in scores), total),
-        no_valid_write_rate=wilson(sum(s.no_valid_write is True for s in scores),
-                                   sum(s.no_valid_write is not None for s in scores)),
-        mean_clarification_rounds=_mean(scores, lambda s: s.clarification_rounds),
-        mean_review_minutes=_mean(scores, lambda s: s.review_minutes),
-        mean_denials=_mean(scores, lambda s: s.denials),
-        mean_steps=_mean(scores, lambda s: s.steps),
-        errors=sum(s.end_reason == "agent_error" for s in scores),
-        **_usage_totals(scores),
+        pass_hat_k=pass_hat_k_curve([(s.passed, s.trials) for s in scenarios]),
+        pass_rate=wilson(t.passed, total),
+        wrong_variant_rate=per_trial("wrong_variant"),
+        wrong_variant_shown_rate=per_trial("wrong_variant_shown"),
+        unsupported_claim_rate=per_trial("unsupported_claims"),
+        unsupported_per_claim=per_item("unsupported_claims", "claims"),
+        unsupported_attribute_claims=per_item("unsupported_attribute_claims",
+                                              "attribute_claims"),
+        unsupported_fit_claims=per_item("unsupported_fit_claims", "fit_claims"),
+        unsupported_authority_claims=per_item("unsupported_authority_claims",
+                                              "authority_claims"),
+        unsupported_cited=per_item("unsupported_cited_claims", "cited_claims"),
+        abandoned_handoff_rate=per_trial("abandoned_handoffs"),
+        abandoned_per_handoff=per_item("abandoned_handoffs", "handoffs"),
+        missing_handoff_rate=per_trial("missing_handoffs"),
+        no_valid_write_rate=per_trial("no_valid_write"),
+        mean_clarification_rounds=t.totals["clarification_rounds"] / total,
+        mean_review_minutes=t.totals["review_minutes"] / total,
+        mean_denials=t.totals["denials"] / total,
+        mean_steps=t.totals["steps"] / total,
+        errors=t.totals["agent_error"],
+        model_calls=usage.model_calls,
+        prompt_tokens=usage.prompt_tokens,
+        completion_tokens=usage.completion_tokens,
+        cost=usage.cost if usage.costed and usage.costed == usage.reported else None,
+        reply_issue_rate=wilson(usage.issue_trials, usage.reported),
+        mean_reply_issues=usage.issues / usage.reported if usage.reported else None,
+        reply_issues=dict(usage.reply_issues),
     )
-
-
-def _pooled(scores: Sequence[TrialScore], part: str, whole: str) -> Interval:
-    """``part`` over ``whole``, both summed over every trial (a per-item rate)."""
-    return wilson(sum(getattr(s, part) for s in scores),
-                  sum(getattr(s, whole) for s in scores))
-
-
-def _usage_totals(scores: Sequence[TrialScore]) -> dict[str, object]:
-    used = [s.usage for s in scores if s.usage is not None]
-    costs = [u.cost for u in used if u.cost is not None]
-    issues = [sum(u.reply_issues.values()) for u in used]
-    return {
-        "model_calls": sum(u.model_calls for u in used),
-        "prompt_tokens": sum(u.prompt_tokens for u in used),
-        "completion_tokens": sum(u.completion_tokens for u in used),
-        "cost": functools.reduce(operator.add, costs) if costs and len(costs) == len(used)
-        else None,
-        "reply_issue_rate": wilson(sum(n > 0 for n in issues), len(issues)),
-        "mean_reply_issues": sum(issues) / len(issues) if issues else None,
-        "reply_issues": reply_issues_by_kind(used),
-    }
 
 
 def reply_issues_by_kind(usages: Iterable[AgentUsage | None]) -> dict[str, int]:
@@ -253,3 +266,27 @@ def summarise(scored: Sequence[ScoredTrial]) -> dict[str, ModeSummary]:
     for s in scored:
         by_mode.setdefault(s.mode, []).append(s)
     return {mode: aggregate(trials) for mode, trials in by_mode.items()}
+
+
+def summaries_of(tallies: Sequence[ScenarioTally], modes: Sequence[str], *,
+                 exclude_infra_errors: bool = True) -> dict[str, ModeSummary]:
+    """A run's per-mode summaries from its tallies (``remit.store.Store.tallies``,
+    :func:`~remit.harness.tally.tally_records`), modes in the given order: the summaries
+    :func:`~remit.harness.result_of` computes from the run's records. Trials that ended
+    in an infrastructure error are left out when ``exclude_infra_errors``, else counted
+    as scored; scores kept by an older scorer are pooled as
+    :func:`~remit.harness.rates.aggregable` makes them.
+
+    Example:
+        >>> summaries_of(store.tallies(run_id), ["dual_control"])  # doctest: +SKIP
+        {'dual_control': ModeSummary(mode='dual_control', scenarios=10, ...)}
+    """
+    by_mode: dict[str, dict[str, Tally]] = {}
+    for group in sorted(tallies, key=lambda t: t.first):
+        if group.infra and exclude_infra_errors:
+            continue
+        cells = by_mode.setdefault(group.mode, {})
+        held = cells.get(group.scenario_id)
+        cells[group.scenario_id] = group.tally if held is None else held + group.tally
+    return {mode: summary_of(mode, [t.pooled() for t in by_mode[mode].values()])
+            for mode in modes if mode in by_mode}

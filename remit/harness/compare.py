@@ -62,13 +62,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from remit.actors.llm.provenance import LLM_CACHE_KEY
 from remit.errors import RemitError
-from remit.harness.aggregate import ModeSummary, ScoredTrial, aggregate
+from remit.harness.aggregate import AggregationError, ModeSummary, summary_of
 from remit.harness.manifest import RunManifest, ScenarioSelection
 from remit.harness.paired import (
     ItemCounts,
@@ -77,9 +77,9 @@ from remit.harness.paired import (
     paired_ratio_test,
     sign_flip_p,
 )
-from remit.harness.rates import RATES, aggregable, measured_only, unkept, unmeasured
+from remit.harness.rates import RATES, measured_only, unkept, unmeasured
 from remit.harness.runner import TrialRecord
-from remit.harness.scoring import TrialScore
+from remit.harness.tally import ScenarioTally, Tally, tally_records
 
 __all__ = [
     "CONFIDENCE",
@@ -148,6 +148,10 @@ class Side(BaseModel):
         manifest: the run's manifest.
         mode: the control mode compared; must be one of the manifest's modes.
         trials: the run's trials; those of other modes are ignored.
+        tallies: instead of ``trials``, the run's trials tallied per scenario, mode and
+            infrastructure error (``remit.store.Store.tallies``, or
+            :func:`~remit.harness.tally.tally_records`): all a comparison reads of them.
+            ``None`` (the default): tally ``trials``.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -155,7 +159,28 @@ class Side(BaseModel):
     label: str | None = None
     manifest: RunManifest
     mode: str
-    trials: tuple[TrialRecord, ...]
+    trials: tuple[TrialRecord, ...] = ()
+    tallies: tuple[ScenarioTally, ...] | None = None
+
+    def tallied(self) -> tuple[ScenarioTally, ...]:
+        """The side's mode's tallies, in the order of their first trial.
+
+        Raises:
+            AggregationError: ``trials`` holds one trial of the mode twice.
+        """
+        if self.tallies is not None:
+            return tuple(sorted((t for t in self.tallies if t.mode == self.mode),
+                                key=lambda t: t.first))
+        mine = [r for r in self.trials if r.scored.mode == self.mode]
+        seen: set[tuple[str, int]] = set()
+        for record in mine:
+            key = (record.scored.scenario_id, record.scored.trial)
+            if key in seen:
+                raise AggregationError(
+                    f"trial {key[1]} of scenario_id={key[0]!r} in mode={self.mode!r} is "
+                    "scored twice; keep one score per trial")
+            seen.add(key)
+        return tally_records(mine)
 
 
 class Flip(BaseModel):
@@ -272,38 +297,39 @@ class Comparison(BaseModel):
     forced: bool
 
 
-class _Counted(BaseModel):
-    """A side's trials after its error treatment, grouped by scenario in run order."""
+class _Counted(NamedTuple):
+    """A side's trials after its error treatment, tallied by scenario in run order.
 
-    model_config = ConfigDict(frozen=True)
+    ``every`` tallies every trial of the side's mode, excluded ones included."""
 
-    by_scenario: dict[str, tuple[ScoredTrial, ...]]
+    by_scenario: dict[str, Tally]
     all_excluded: tuple[str, ...]
     excluded: int
     infra_failures: int
+    every: Tally
 
 
 def _count(side: Side) -> _Counted:
     treatment = side.manifest.error_treatment.on_exhausted
-    by_scenario: dict[str, list[ScoredTrial]] = {}
+    by_scenario: dict[str, Tally] = {}
     seen: dict[str, None] = {}
     excluded = infra_failures = 0
-    for record in side.trials:
-        scored = record.scored
-        if scored.mode != side.mode:
-            continue
-        seen.setdefault(scored.scenario_id)
-        if record.infra_error is not None:
+    every = Tally()
+    for group in side.tallied():
+        tally = group.tally
+        every += tally
+        seen.setdefault(group.scenario_id)
+        if group.infra:
             if treatment == "exclude":
-                excluded += 1
+                excluded += tally.trials
                 continue
-            infra_failures += 1
-            scored = scored.model_copy(
-                update={"score": scored.score.model_copy(update={"passed": False})})
-        by_scenario.setdefault(scored.scenario_id, []).append(aggregable(scored))
-    return _Counted(by_scenario={s: tuple(by_scenario[s]) for s in seen if s in by_scenario},
+            infra_failures += tally.trials
+            tally = tally.failed()
+        held = by_scenario.get(group.scenario_id)
+        by_scenario[group.scenario_id] = tally if held is None else held + tally
+    return _Counted(by_scenario={s: by_scenario[s] for s in seen if s in by_scenario},
                     all_excluded=tuple(s for s in seen if s not in by_scenario),
-                    excluded=excluded, infra_failures=infra_failures)
+                    excluded=excluded, infra_failures=infra_failures, every=every)
 
 
 def _kind(a: Side, b: Side) -> ComparisonKind:
@@ -436,7 +462,6 @@ def _comparability(a: Side, b: Side, labels: tuple[str, str], *,
     code = _code_only_difference(ma, mb)
     if code:
         warnings.append(code)
-    warnings += _unmeasured_warnings(a, b)
     return warnings, bool(problems)
 
 
@@ -453,7 +478,7 @@ def _code_only_difference(ma: RunManifest, mb: RunManifest) -> str:
             f"a={ia.code_hash[:12]!r}, b={ib.code_hash[:12]!r})")
 
 
-def _unmeasured_warnings(a: Side, b: Side) -> list[str]:
+def _unmeasured_warnings(a: Side, b: Side, every: tuple[Tally, Tally]) -> list[str]:
     """One sentence per scorer version that left rates unmeasured on a side, and one per
     side whose scores were kept before remit measured a rate its scorer measures."""
     labels = {r.key: r.label for r in RATES}
@@ -468,17 +493,12 @@ def _unmeasured_warnings(a: Side, b: Side) -> list[str]:
             warnings.append(f"{which} scored by scorer {version}, which did not measure "
                             f"{', '.join(labels[k] for k in missing)}: those rates are not "
                             "compared")
-    for name, side in (("a", a), ("b", b)):
-        lacking = unkept(side.manifest.scorer_version, _scores(side))
+    for name, side, tally in (("a", a, every[0]), ("b", b, every[1])):
+        lacking = unkept(side.manifest.scorer_version, tally)
         if lacking:
             warnings.append(f"side {name}'s scores were kept before remit measured "
                             f"{', '.join(labels[k] for k in lacking)}: not compared")
     return warnings
-
-
-def _scores(side: Side) -> list[TrialScore]:
-    """The scores of the side's mode, every trial."""
-    return [r.scored.score for r in side.trials if r.scored.mode == side.mode]
 
 
 def model_calls_source(manifest: RunManifest) -> str | None:
@@ -506,21 +526,22 @@ def _missing(a: _Counted, b: _Counted) -> tuple[MissingScenario, ...]:
     return tuple(missing)
 
 
-def _rate(trials: Sequence[ScoredTrial]) -> Fraction:
-    return Fraction(sum(t.score.passed for t in trials), len(trials))
+def _rate(tally: Tally) -> Fraction:
+    return Fraction(tally.passed, tally.trials)
 
 
 def _report(side: Side, label: str, counted: _Counted, paired: Sequence[str],
             pass1: float) -> SideReport:
-    trials = [t for s in paired for t in counted.by_scenario[s]]
+    # Scores kept by scorer 1 are pooled as rates.aggregable() makes them.
+    summary = summary_of(side.mode, [counted.by_scenario[s].pooled() for s in paired])
     return SideReport(label=label, run_id=side.manifest.run_id, mode=side.mode,
                       mode_fingerprint=_mode_fingerprint(side), agent_id=side.manifest.agent_id,
                       on_exhausted=side.manifest.error_treatment.on_exhausted,
                       excluded=counted.excluded, infra_failures=counted.infra_failures,
                       pass1=pass1,
-                      summary=measured_only(aggregate(trials), side.manifest.scorer_version),
+                      summary=measured_only(summary, side.manifest.scorer_version),
                       scorer_version=side.manifest.scorer_version,
-                      unmeasured=unmeasured(side.manifest.scorer_version, _scores(side)))
+                      unmeasured=unmeasured(side.manifest.scorer_version, counted.every))
 
 
 def compare(a: Side, b: Side, *, force: bool = False, seed: int = 0,
@@ -544,6 +565,7 @@ def compare(a: Side, b: Side, *, force: bool = False, seed: int = 0,
     _check_modes(a, b, labels)
     warnings, forced = _comparability(a, b, labels, force=force)
     counted_a, counted_b = _count(a), _count(b)
+    warnings += _unmeasured_warnings(a, b, (counted_a.every, counted_b.every))
     paired = [s for s in counted_a.by_scenario if s in counted_b.by_scenario]
     if not paired:
         raise NotComparableError(*labels, [

@@ -5,6 +5,10 @@ percentile bootstrap for per-scenario differences, and a bootstrap plus side-swa
 randomization test for the difference of two pooled per-item rates. Every function is
 exact where it can be (fractions, order statistics) and seeded where it samples, so the
 same inputs give the same interval and p-value.
+
+Resamples and coin tosses are drawn in bulk (:mod:`remit.harness.draws`) but are exactly
+those ``random.Random(seed).choices(population, k=n)`` and ``getrandbits(1)`` give, in
+the same order, so every interval and p-value is the one plain Python loops compute.
 """
 
 from __future__ import annotations
@@ -13,6 +17,9 @@ import math
 import random
 from collections.abc import Sequence
 from fractions import Fraction
+from itertools import compress
+
+from remit.harness.draws import coins, resampled_sums
 
 __all__ = ["ItemCounts", "mcnemar_exact_p", "paired_bootstrap", "paired_ratio_test",
            "sign_flip_p"]
@@ -60,9 +67,10 @@ def sign_flip_p(differences: Sequence[Fraction], *, seed: int = 0,
                       >= observed for bits in range(patterns))
         return extreme / patterns
     rng = random.Random(seed)
-    extreme = 1 + sum(
-        abs(sum(v if rng.getrandbits(1) else -v for v in numerators)) >= observed
-        for _ in range(resamples))
+    n, total = len(numerators), sum(numerators)
+    # The signs kept positive sum to s, the others to total - s: the mean is 2s - total.
+    extreme = 1 + sum(abs(2 * sum(compress(numerators, coins(rng, n))) - total) >= observed
+                      for _ in range(resamples))
     return extreme / (resamples + 1)
 
 
@@ -86,7 +94,7 @@ def paired_bootstrap(differences: Sequence[Fraction], *, seed: int = 0,
     numerators = [int(d * scale) for d in differences]
     n = len(numerators)
     rng = random.Random(seed)
-    sums = sorted(sum(rng.choices(numerators, k=n)) for _ in range(resamples))
+    sums = sorted(total for (total,) in resampled_sums(rng, [numerators], resamples))
     low = sums[math.floor(_TAIL * (resamples - 1))]
     high = sums[math.ceil((1 - _TAIL) * (resamples - 1))]
     return low / (n * scale), high / (n * scale)
@@ -130,18 +138,22 @@ def paired_ratio_test(counts: Sequence[ItemCounts], *, seed: int = 0,
         return None
     rng = random.Random(seed)
     n = len(counts)
-    draws = []
-    for _ in range(resamples):
-        draw = _pooled_difference([counts[i] for i in rng.choices(range(n), k=n)])
-        if draw is not None:
-            draws.append(draw)
-    draws.sort()
+    part_a, whole_a, part_b, whole_b = (list(column) for column in zip(*counts, strict=True))
+    draws = sorted(Fraction(pb, wb) - Fraction(pa, wa) for pa, wa, pb, wb
+                   in resampled_sums(rng, (part_a, whole_a, part_b, whole_b), resamples)
+                   if wa and wb)
     low = draws[math.floor(_TAIL * (len(draws) - 1))]
     high = draws[math.ceil((1 - _TAIL) * (len(draws) - 1))]
+    # Swapping a scenario's sides moves its b counts to a and its a counts to b.
+    moved_part = [b - a for a, b in zip(part_a, part_b, strict=True)]
+    moved_whole = [b - a for a, b in zip(whole_a, whole_b, strict=True)]
+    pa0, wa0, pb0, wb0 = sum(part_a), sum(whole_a), sum(part_b), sum(whole_b)
+    size, scale = abs(observed.numerator), observed.denominator
     extreme = 1
     for _ in range(resamples):
-        swapped = [(pb, wb, pa, wa) if rng.getrandbits(1) else (pa, wa, pb, wb)
-                   for pa, wa, pb, wb in counts]
-        value = _pooled_difference(swapped)
-        extreme += value is not None and abs(value) >= abs(observed)
+        swapped = coins(rng, n)
+        dp, dw = sum(compress(moved_part, swapped)), sum(compress(moved_whole, swapped))
+        pa, wa, pb, wb = pa0 + dp, wa0 + dw, pb0 - dp, wb0 - dw
+        # |pb/wb - pa/wa| >= size/scale, in integers (wa, wb > 0)
+        extreme += bool(wa and wb) and abs(pb * wa - pa * wb) * scale >= size * wa * wb
     return float(low), float(high), min(1.0, extreme / (resamples + 1))

@@ -40,6 +40,7 @@ from remit.harness.aggregate import ModeSummary, ScoredTrial
 from remit.harness.manifest import SCORER_VERSION
 from remit.harness.scoring import TrialScore
 from remit.harness.stats import Interval, wilson
+from remit.harness.tally import Tally
 
 __all__ = ["RATES", "Rate", "aggregable", "measured_only", "scorer_note", "unkept",
            "unmeasured"]
@@ -87,6 +88,13 @@ class Rate:
             return int(value > 0), 1
         return int(value), int(getattr(score, self.whole))
 
+    def tallied(self, tally: Tally) -> tuple[int, int]:
+        """What some trials add to the rate, from their :class:`~remit.harness.tally.Tally`:
+        the sums of :meth:`counts` over them."""
+        if self.whole is None:
+            return tally.positive[self.part], tally.present(self.part)
+        return tally.totals[self.part], tally.totals[self.whole]
+
     def ratio(self, scores: Iterable[TrialScore]) -> Fraction | None:
         """The rate over ``scores`` pooled, exactly; ``None`` when its denominator is 0
         (no trial, or no item of its kind)."""
@@ -133,24 +141,28 @@ the agent's usage, shown with its model calls): the headline (per-trial) rates f
 then the per-item ones, in the order reports show them."""
 
 
-def unmeasured(scorer_version: str, scores: Iterable[TrialScore] = ()) -> tuple[str, ...]:
+def unmeasured(scorer_version: str,
+               scores: Iterable[TrialScore] | Tally = ()) -> tuple[str, ...]:
     """The keys of the rates a run scored by ``scorer_version`` did not measure, in
     :data:`RATES` order, headline rates first (empty for the current scorer, and for a
-    version this remit does not know); given the run's ``scores``, also the rates none of
-    them measured (a figure counted only since a later remit of the same scorer version,
-    such as the agent's writes behind ``no_valid_write_rate``).
+    version this remit does not know); given the run's ``scores`` (or their tally), also
+    the rates none of them measured (a figure counted only since a later remit of the
+    same scorer version, such as the agent's writes behind ``no_valid_write_rate``).
 
     Example:
         >>> unmeasured("2")
         ()
     """
     version = int(scorer_version) if scorer_version.isdigit() else int(SCORER_VERSION)
+    if isinstance(scores, Tally):
+        return tuple(r.key for r in RATES if r.since > version
+                     or (scores.trials and not scores.present(r.part)))
     kept = list(scores)
     return tuple(r.key for r in RATES if r.since > version
                  or (kept and not any(r.measured(s) for s in kept)))
 
 
-def unkept(scorer_version: str, scores: Iterable[TrialScore]) -> tuple[str, ...]:
+def unkept(scorer_version: str, scores: Iterable[TrialScore] | Tally) -> tuple[str, ...]:
     """The keys of the rates ``scorer_version`` measures but none of ``scores`` kept
     (:func:`unmeasured` with the scores, less the rates the scorer never measured).
 

@@ -4,6 +4,13 @@ pass^k (tau2-bench): for one scenario with ``n`` trials of which ``c`` passed, t
 chance that ``k`` trials drawn without replacement all pass is ``C(c, k) / C(n, k)``;
 a mode's pass^k is the mean over scenarios. Rates carry Wilson 95% score intervals,
 which behave at 0 and 1 where the normal approximation does not.
+
+A curve (pass^k for every k up to the smallest trial count) is computed once per distinct
+``(c, n)``: both binomials are carried from k - 1 to k by one multiplication and one
+exact division, and each ratio is their exact quotient rounded once to a float (Python's
+``int / int``), so every value equals ``math.comb(c, k) / math.comb(n, k)`` bit for bit
+while the work grows with k instead of k squared; a scenario that always (or never)
+passed costs nothing.
 """
 
 from __future__ import annotations
@@ -76,8 +83,36 @@ def pass_hat_k(outcomes: Sequence[tuple[int, int]], k: int) -> float:
     return sum(values) / len(values)
 
 
+def _ratios(passes: int, trials: int, k_max: int) -> list[float]:
+    """``C(passes, k) / C(trials, k)`` for k = 1..``k_max``, each exactly rounded."""
+    if passes == trials:
+        return [1.0] * k_max
+    ratios = [0.0] * k_max  # C(passes, k) = 0 once k > passes
+    chosen = total = 1
+    for k in range(1, min(passes, k_max) + 1):
+        chosen = chosen * (passes - k + 1) // k  # C(passes, k), exactly
+        total = total * (trials - k + 1) // k  # C(trials, k), exactly
+        ratios[k - 1] = chosen / total
+    return ratios
+
+
 def pass_hat_k_curve(outcomes: Sequence[tuple[int, int]]) -> dict[int, float]:
-    """pass^k for every ``k`` from 1 to the smallest trial count."""
+    """pass^k for every ``k`` from 1 to the smallest trial count: for each k the same
+    value as :func:`pass_hat_k` (see the module docstring for how it is computed).
+
+    Example:
+        >>> pass_hat_k_curve([(2, 3), (3, 3)])
+        {1: 0.8333333333333333, 2: 0.6666666666666666, 3: 0.5}
+    """
     if not outcomes:
         return {}
-    return {k: pass_hat_k(outcomes, k) for k in range(1, min(n for _, n in outcomes) + 1)}
+    k_max = min(n for _, n in outcomes)
+    by_outcome: dict[tuple[int, int], list[float]] = {}
+    columns = []
+    for passes, trials in outcomes:
+        column = by_outcome.get((passes, trials))
+        if column is None:
+            column = by_outcome[passes, trials] = _ratios(passes, trials, k_max)
+        columns.append(column)
+    count = len(columns)
+    return {k: sum(column[k - 1] for column in columns) / count for k in range(1, k_max + 1)}

@@ -38,8 +38,11 @@ from remit.store.rows import trial_id_for
 from remit.store.store import RunListing, Store
 from remit.store.tables import SCHEMA_VERSION
 from remit.store.urls import DEFAULT_URL, ENV_VAR, describe_url, resolve_url
+from remit.store.writer import BATCH_SECONDS, BATCH_TRIALS, TrialWriter
 
 __all__ = [
+    "BATCH_SECONDS",
+    "BATCH_TRIALS",
     "DEFAULT_URL",
     "ENV_VAR",
     "SCHEMA_VERSION",
@@ -57,6 +60,7 @@ __all__ = [
     "StoreLockedError",
     "StoreUnavailableError",
     "StoreUrlError",
+    "TrialWriter",
     "UnknownRunError",
     "UnknownTrialError",
     "describe_url",

@@ -1,7 +1,10 @@
 """Runs that last: execute a run into the store as it goes, and resume one.
 
-:func:`start_run` writes the manifest first, then each trial the moment it finishes
-(one transaction per trial), so an interrupted run keeps every finished trial.
+:func:`start_run` writes the manifest first, then the trials as they finish, a batch
+per transaction (:class:`~remit.store.writer.TrialWriter`: at most 64 trials or half a
+second apart, and whatever is left when the run ends or is interrupted), so an
+interrupted run keeps every finished trial and one killed outright loses at most its
+last batch.
 :func:`resume_run` rebuilds the same suite, modes and agent from the manifest, refuses
 if the suite or a mode has changed since (their fingerprints would differ), and runs
 only the trials the store does not hold. Trial seeds derive from the run seed, so a
@@ -16,7 +19,6 @@ again and refuses unless it gives the same scenarios.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -55,13 +57,11 @@ from remit.harness.outcome import ScenarioOutcome
 from remit.harness.session import MergedAgent, Repeat, merge_session
 from remit.harness.spool import SpooledOutcome
 from remit.scenarios import Scenario, Suite, load_suite
-from remit.store.errors import DuplicateTrialError
 from remit.store.store import Store
+from remit.store.writer import TrialWriter
 
 __all__ = ["ResumeError", "SessionRun", "resolve_suite", "result_from_store", "resume_run",
            "select_from", "session_runs", "start_run", "suite_metadata", "suite_of"]
-
-_LOG = logging.getLogger(__name__)
 
 _SUITE_PATH = "suite_path"
 _WHOLE_SUITE = "whole_suite_fingerprint"
@@ -301,22 +301,11 @@ def _execute(store: Store, manifest: RunManifest, suite: Suite, modes: Sequence[
              factory: AgentFactory, *, concurrency: int,
              on_trial: Callable[[TrialRecord], None] | None,
              done: set[tuple[str, str, int]] | None = None, workers: int = 1) -> RunResult:
-    def record(trial: TrialRecord) -> None:
-        try:
-            store.save_trial(manifest.run_id, trial)
-        except DuplicateTrialError:
-            # Another process resuming the same run saved this trial first; trials are
-            # deterministic given their seed, so the stored one stands for this one.
-            _LOG.info("trial %s/%s/%d of %s was already stored by another process",
-                      trial.scored.scenario_id, trial.scored.mode, trial.scored.trial,
-                      manifest.run_id)
-        if on_trial is not None:
-            on_trial(trial)
-
-    drive(run_async(
-        suite.scenarios, modes, factory, trials=manifest.trials, seed=manifest.seed,
-        concurrency=concurrency, retries=manifest.error_treatment.retries,
-        skip=done or set(), on_trial=record, workers=workers))
+    with TrialWriter(store, manifest.run_id, on_saved=on_trial) as writer:
+        drive(run_async(
+            suite.scenarios, modes, factory, trials=manifest.trials, seed=manifest.seed,
+            concurrency=concurrency, retries=manifest.error_treatment.retries,
+            skip=done or set(), on_trial=writer.add, workers=workers))
     expected = len(plan_trials(suite.scenarios, modes, manifest.trials))
     if len(store.completed(manifest.run_id)) == expected:
         store.finish_run(manifest.run_id, datetime.now(UTC))
@@ -395,8 +384,9 @@ def _session_run(outcomes: Sequence[ScenarioOutcome], part: MergedAgent, *, seed
                                         **custom_mode_metadata(list(modes.values()))})
     if store is not None:
         store.create_run(manifest)
-        for record in part.records:
-            store.save_trial(manifest.run_id, record)
+        with TrialWriter(store, manifest.run_id) as writer:
+            for record in part.records:
+                writer.add(record)
         store.finish_run(manifest.run_id, datetime.now(UTC))
     return SessionRun(manifest, suite, list(part.records), part.repeats, part.tests)
 

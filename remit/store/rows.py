@@ -15,15 +15,17 @@ from datetime import UTC, datetime
 from pydantic import TypeAdapter
 
 from remit.harness import RunManifest, ScoredTrial, TrialRecord, TrialScore
+from remit.harness.tally import figures
 from remit.store.database import RowValue
 from remit.world import TrailEntry
 
 __all__ = [
-    "event_rows",
+    "TrailRow",
     "manifest_from_json",
     "record_from_row",
     "run_row",
     "trail_from_payloads",
+    "trail_rows",
     "trial_id_for",
     "trial_row",
     "utc",
@@ -67,7 +69,8 @@ def manifest_from_json(payload: str) -> RunManifest:
 
 
 def trial_row(run_id: str, record: TrialRecord) -> dict[str, RowValue]:
-    """The ``trials`` row of a record (without ``pk``, which the database assigns)."""
+    """The ``trials`` row of a record (without ``pk``, which the database assigns), its
+    score's figures included."""
     scored = record.scored
     return {
         "trial_id": trial_id_for(run_id, scored.scenario_id, scored.mode, scored.trial),
@@ -81,16 +84,20 @@ def trial_row(run_id: str, record: TrialRecord) -> dict[str, RowValue]:
         "infra_error": record.infra_error,
         "score": scored.score.model_dump_json(),
         "seconds": record.seconds,
+        **figures(scored.score),
     }
 
 
-def event_rows(trial_pk: int, record: TrialRecord) -> list[dict[str, RowValue]]:
-    """The ``events`` rows of a record's trail, ``seq`` counting from 0."""
-    return [
-        {"trial_pk": trial_pk, "seq": seq, "kind": entry.kind, "step": entry.step,
-         "minute": entry.minute, "payload": entry.model_dump_json()}
-        for seq, entry in enumerate(record.trail)
-    ]
+TrailRow = tuple[int, str, int, int, str]
+"""One trail entry as the ``events`` table keeps it: (seq, kind, step, minute, payload)."""
+
+
+def trail_rows(record: TrialRecord) -> list[TrailRow]:
+    """The ``events`` rows of a record's trail without the trial's key, ``seq`` counting
+    from 0; each payload is the entry's ``model_dump_json()``."""
+    return [(seq, entry.kind, entry.step, entry.minute,
+             entry.__pydantic_serializer__.to_json(entry).decode())  # model_dump_json()
+            for seq, entry in enumerate(record.trail)]
 
 
 def trail_from_payloads(payloads: Sequence[str]) -> tuple[TrailEntry, ...]:

@@ -13,15 +13,18 @@ journal mode.
 Opening reads first. A reader (``write=False``) then writes nothing at all: it refuses a
 database that holds no tables (:class:`MissingDatabaseError`) and one written by a newer
 schema (:class:`SchemaVersionError`), and reads an older schema as it is (version 1
-lacks ``trials.seconds``; its trials read as of unknown duration). A writer switches a
+lacks ``trials.seconds``: its trials read as of unknown duration; before version 3 the
+figure columns are missing: figures are read from the scores). A writer switches a
 SQLite file to WAL, then, in one transaction, creates the tables of an empty database,
 migrates an older schema, and adds a missing marker; concurrent openers are serialised
 (SQLite ``BEGIN IMMEDIATE``, a PostgreSQL advisory lock) and re-check inside it, so
 this happens once.
 
-Migrations: version 1 to 2 adds the nullable ``trials.seconds`` column. Nothing else
-changes, so a migrated database holds the same runs and trials; only remits of schema 2
-or later write it afterwards.
+Migrations: version 1 to 2 adds the nullable ``trials.seconds`` column; version 2 to 3
+adds a nullable integer column per figure of the score (:mod:`remit.store.figures`) and
+fills it for every stored trial from the trial's score, in the same transaction. Nothing
+else changes, so a migrated database holds the same runs and trials; only remits of the
+new schema write it afterwards.
 """
 
 from __future__ import annotations
@@ -38,8 +41,10 @@ from remit.store.errors import (
     SchemaVersionError,
     StoreCorruptError,
 )
+from remit.store.figures import FIGURES_SINCE, fill_figures
 from remit.store.tables import (
     APPLICATION,
+    FIGURE_COLUMNS,
     META,
     SCHEMA_VERSION,
     SQLITE_APPLICATION_ID,
@@ -148,11 +153,16 @@ def _mark(connection: Connection) -> None:
 
 def _migrate(connection: Connection, version: int) -> None:
     """Bring a schema of ``version`` up to :data:`SCHEMA_VERSION`."""
-    if version == 1:
-        columns = {c["name"] for c in inspect(connection).get_columns(TRIALS.name)}
-        if "seconds" not in columns:
-            kind = "DOUBLE PRECISION" if connection.dialect.name == "postgresql" else "FLOAT"
-            connection.execute(text(f"ALTER TABLE {TRIALS.name} ADD COLUMN seconds {kind}"))
+    dialect = connection.dialect.name
+    columns = {c["name"] for c in inspect(connection).get_columns(TRIALS.name)}
+    if version == 1 and "seconds" not in columns:
+        kind = "DOUBLE PRECISION" if dialect == "postgresql" else "FLOAT"
+        connection.execute(text(f"ALTER TABLE {TRIALS.name} ADD COLUMN seconds {kind}"))
+    if version < FIGURES_SINCE:
+        for name in FIGURE_COLUMNS:
+            if name not in columns:
+                connection.execute(text(f"ALTER TABLE {TRIALS.name} ADD COLUMN {name} INTEGER"))
+        fill_figures(connection)
     connection.execute(update(META).where(META.c.key == _VERSION_KEY)
                        .values(value=str(SCHEMA_VERSION)))
 

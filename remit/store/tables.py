@@ -1,16 +1,20 @@
 """The store's tables: the only SQLModel table classes in remit.
 
-Schema version 2 (version 1 lacked ``trials.seconds``; opening a version 1 database
-adds the column, see :mod:`remit.store.schema`):
+Schema version 3 (version 1 lacked ``trials.seconds``, version 2 the figure columns;
+opening an older database adds them, see :mod:`remit.store.schema`):
 
-- ``meta`` (key, value): ``schema_version`` -> ``"2"``, and remit's marker
+- ``meta`` (key, value): ``schema_version`` -> ``"3"``, and remit's marker
   ``application`` -> ``"remit"`` (SQLite files also carry :data:`SQLITE_APPLICATION_ID`
   in their header; see :mod:`remit.store.schema`).
 - ``runs``: one row per run; the manifest as JSON plus the columns that listings read.
 - ``trials``: one row per trial, unique on (run_id, scenario_id, mode, trial); the score
   as JSON; ``trial_id`` is ``RUN/SCENARIO/MODE/TRIAL``; ``pk`` is a surrogate key that
   events refer to. Seeds are stored as decimal text because they use all 64 bits.
-  ``seconds`` is the trial's wall-clock duration (``NULL`` when unknown).
+  ``seconds`` is the trial's wall-clock duration (``NULL`` when unknown). One integer
+  column per figure of the score (:data:`remit.harness.tally.FIGURES`: ``steps``,
+  ``unsupported_claims``, ``no_valid_write``...), copied from it when the trial is saved,
+  so that summaries and comparisons sum columns in SQL instead of reading every score;
+  the JSON stays the record, and a row whose figures are ``NULL`` is read from it.
 - ``events``: the ordered trail (and so the transcript) of each trial, one row per trail
   entry: (trial_pk, seq) with the entry's kind, step, minute and JSON payload.
 
@@ -23,13 +27,15 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import DateTime, Table, Text, UniqueConstraint
+from sqlalchemy import Column, DateTime, Integer, Table, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-__all__ = ["APPLICATION", "EVENTS", "META", "RUNS", "SCHEMA_VERSION", "SQLITE_APPLICATION_ID",
-           "STORE_TABLES", "TRIALS"]
+from remit.harness.tally import FIGURES
 
-SCHEMA_VERSION = 2
+__all__ = ["APPLICATION", "EVENTS", "FIGURE_COLUMNS", "META", "RUNS", "SCHEMA_VERSION",
+           "SQLITE_APPLICATION_ID", "STORE_TABLES", "TRIALS"]
+
+SCHEMA_VERSION = 3
 """The store schema this remit writes and the newest it reads. Bump it (and add a
 migration) whenever a table changes."""
 
@@ -107,7 +113,11 @@ META: Table = SQLModel.metadata.tables["meta"]
 RUNS: Table = SQLModel.metadata.tables["runs"]
 """The ``runs`` table (Core)."""
 TRIALS: Table = SQLModel.metadata.tables["trials"]
-"""The ``trials`` table (Core)."""
+"""The ``trials`` table (Core), with a figure column per name of :data:`FIGURE_COLUMNS`."""
+FIGURE_COLUMNS: tuple[str, ...] = FIGURES
+"""The ``trials`` columns that hold the score's figures (nullable integers; schema 3)."""
+for _figure in FIGURE_COLUMNS:
+    TRIALS.append_column(Column(_figure, Integer, nullable=True))
 EVENTS: Table = SQLModel.metadata.tables["events"]
 """The ``events`` table (Core)."""
 STORE_TABLES: tuple[Table, ...] = (META, RUNS, TRIALS, EVENTS)

@@ -18,10 +18,10 @@ from sqlalchemy import create_engine, text
 
 from remit.actors import oracle_factory
 from remit.authority import builtin_modes
-from remit.harness import RunResult, run
+from remit.harness import RunResult, TrialRecord, run
 from remit.scenarios import builtin_scenarios
 from remit.store import resolve_url
-from tests.store.sample import ManifestFactory, sample_manifest
+from tests.store.sample import ManifestFactory, sample_manifest, varied_records_of
 
 POSTGRES_ENV = "REMIT_TEST_POSTGRES_URL"
 
@@ -31,6 +31,17 @@ def run_result() -> RunResult:
     """Three built-in scenarios in every built-in mode, two trials each, by the oracle."""
     modes = list(builtin_modes().values())
     return run(builtin_scenarios()[:3], modes, oracle_factory, trials=2, seed=7)
+
+
+@pytest.fixture(scope="session")
+def varied_records() -> list[TrialRecord]:
+    """One run's worth of records whose scores differ in every figure: five scripted
+    agents on four built-in scenarios in every mode, two trials each (numbered on per
+    agent), and a few trials changed as other runs have them: ended in an infrastructure
+    error, played by an agent that reports its usage, scored before the agent's writes
+    were counted, scored by scorer 1 (more hand-offs abandoned than opened), ended in an
+    agent error."""
+    return varied_records_of(builtin_scenarios()[:4])
 
 
 @pytest.fixture(scope="session")

@@ -139,7 +139,7 @@ def test_in_memory_sqlite_store_works(run_result: RunResult,
         _write(store, "r-1", run_result, make_manifest)
         assert store.trials("r-1") == sorted(run_result.trials, key=record_key)
         assert store.database == "the in-memory database"
-        assert store.schema_version == SCHEMA_VERSION == 2
+        assert store.schema_version == SCHEMA_VERSION == 3
 
 
 def test_public_api_is_exported_and_documented() -> None:
