@@ -68,15 +68,17 @@ def test_a_run_interrupted_in_workers_resumes_in_workers_to_the_same_records(
     with Store.open(url) as store:
         with pytest.raises(KeyboardInterrupt):
             start_run(store, suite_spec="handwritten", modes=MODES, agent_id="oracle",
-                      trials=2, seed=5, workers=2, on_trial=ctrl_c_after_seven)
+                      trials=4, seed=5, workers=2, on_trial=ctrl_c_after_seven)
         [listing] = store.runs()
         kept = store.completed(listing.run_id)
         resumed = resume_run(store, listing.run_id, workers=2)
         whole = start_run(store, suite_spec="handwritten", modes=MODES, agent_id="oracle",
-                          trials=2, seed=5)
+                          trials=4, seed=5)
         finished = {lst.run_id: lst.ended_at for lst in store.runs()}
-    assert kept == {_key(r) for r in saved}
-    assert len(kept) >= 7
+    # 80 trials: the first batch (BATCH_TRIALS = 64) is committed before the run ends, and
+    # every trial reported saved is in it; the rest is left for the resume to run.
+    assert {_key(r) for r in saved} <= kept
+    assert 7 <= len(kept) < 80
     assert _stored(resumed.trials) == _stored(whole.trials)
     assert resumed.summaries == whole.summaries
     assert finished[listing.run_id] is not None
