@@ -399,11 +399,17 @@ def _closing(report: RunReport, shown: set[str], cap: int) -> str:
 
 
 def _with_size(page: str) -> str:
-    """``page`` with its own size, in bytes when encoded as UTF-8, written in."""
+    """``page`` with its own size, in bytes when encoded as UTF-8, written in.
+
+    The size of the page around the mark is counted once (a page of many megabytes is
+    not encoded again for each guess at the size's own width).
+    """
+    marks = page.count(_SIZE_MARK)
+    rest = (len(page) if page.isascii() else len(page.encode("utf-8"))) \
+        - marks * len(_SIZE_MARK.encode("utf-8"))
     text = "?"
     for _ in range(8):
-        filled = page.replace(_SIZE_MARK, text)
-        size = len(filled.encode("utf-8"))
+        size = rest + marks * len(text.encode("utf-8"))
         stated = f"{size:,} bytes ({size / 1_000_000:.2f} MB)"
         if stated == text:
             break
@@ -436,7 +442,9 @@ def render_html(report: RunReport, *,
         _trial_sections(report, shown), _closing(report, shown, max_trial_sections),
         f"<script>{OPEN_TARGET_SCRIPT}</script></body></html>\n",
     ]
-    return _with_size("\n".join(parts))
+    page = "\n".join(parts)
+    parts.clear()  # a large run's page is megabytes: hold one copy of it at a time
+    return _with_size(page)
 
 
 # -- the report of a comparison ------------------------------------------------------------

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Literal
 
 from remit.harness import RunManifest, TrialRecord
-from remit.reports.build import build_report
+from remit.reports.build import TrailLoader, build_report
 from remit.reports.comparison import comparison_json
 from remit.reports.html import render_comparison_html, render_html
 from remit.reports.jsonreport import render_json
@@ -59,10 +59,16 @@ def format_for(path: Path, fmt: str | None = None) -> ReportFormat:
 
 
 def write_report(manifest: RunManifest, records: Sequence[TrialRecord], suite: Suite | None,
-                 path: Path, fmt: str | None = None) -> Path:
-    """Build the report of a run and write it to ``path``; return the path written."""
+                 path: Path, fmt: str | None = None, *,
+                 load_trails: TrailLoader | None = None) -> Path:
+    """Build the report of a run and write it to ``path``; return the path written.
+
+    ``records`` carry their trails, or, with ``load_trails``, need not: the trails of the
+    trials the report shows are then read through it (see
+    :func:`~remit.reports.build_report`).
+    """
     chosen = format_for(path, fmt)
-    report = build_report(manifest, records, suite)
+    report = build_report(manifest, records, suite, load_trails=load_trails)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(_RENDERERS[chosen](report), encoding="utf-8")
     return path
