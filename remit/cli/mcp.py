@@ -61,7 +61,7 @@ def serve(
     goes to stderr.
     """
     check_database(db)  # before the MCP SDK loads or a server starts
-    from remit.mcp import mcp_serve  # noqa: PLC0415 - the MCP SDK loads only for this command
+    from remit.mcp import mcp_serve  # the MCP SDK loads only for this command
 
     mcp_serve(suite_spec=suite, modes=modes, scenarios=scenario or (), keyword=keyword,
               tags=tag or (), trials=trials, seed=seed, db=db, http=http,

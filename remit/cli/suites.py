@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
 
 from remit.cli.app import (
     PROBLEMS_FOUND,
@@ -17,10 +16,9 @@ from remit.cli.app import (
     console,
     user_errors,
 )
-from remit.harness import ScenarioCheck, check_path, load_modes, select, suite_names
-from remit.harness.selection import describe
-from remit.scenarios import dump_scenario, export_suite, scenario_schema, space_size
-from remit.store import resolve_suite
+
+if TYPE_CHECKING:
+    from remit.harness import ScenarioCheck
 
 __all__ = ["suite_app"]
 
@@ -53,6 +51,13 @@ def list_suite(suite: SuiteOption = "core",
                         "seed.")] = 0) -> None:
     """List a suite's scenarios (and its fingerprint), or the ones a selection keeps:
     the same options select the same scenarios in `remit run`."""
+    from rich.table import Table
+
+    from remit.harness import select, suite_names
+    from remit.harness.selection import describe
+    from remit.scenarios import space_size
+    from remit.store import resolve_suite
+
     whole = resolve_suite(suite)
     chosen, selection = select(whole, scenario_ids=scenario or (), keyword=keyword,
                                tags=tag or (), sample=sample, sample_seed=seed)
@@ -88,6 +93,9 @@ def show_scenario(scenario_id: Annotated[str, typer.Argument(help="A scenario id
                   suite: SuiteOption = "core",
                   as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """Show one scenario as YAML (or JSON)."""
+    from remit.scenarios import dump_scenario
+    from remit.store import resolve_suite
+
     scenario = resolve_suite(suite).scenario(scenario_id)
     typer.echo(dump_scenario(scenario, "json" if as_json else "yaml"), nl=False)
 
@@ -99,6 +107,9 @@ def export(output: Annotated[Path, typer.Option("-o", "--output", help="Director
            fmt: Annotated[str, typer.Option("--format", help="yaml or json.")] = "yaml") -> None:
     """Write one readable file per scenario (NNN-<id>.scenario.yaml, collected by pytest);
     loading the directory back gives the same fingerprint."""
+    from remit.scenarios import export_suite
+    from remit.store import resolve_suite
+
     if fmt not in ("yaml", "json"):
         raise ValueError(f"--format={fmt!r}; use yaml or json")
     check_output_directory("--output", output)
@@ -113,6 +124,8 @@ def export(output: Annotated[Path, typer.Option("-o", "--output", help="Director
 @suite_app.command("schema")
 def schema() -> None:
     """Print the JSON Schema of a scenario file."""
+    from remit.scenarios import scenario_schema
+
     typer.echo(json.dumps(scenario_schema(), indent=2))
 
 
@@ -133,6 +146,8 @@ def check(
 
     Exit status 0 when every scenario passes, 1 when any has a problem, 2 for bad input.
     """
+    from remit.harness import check_path, load_modes
+
     if not path.exists():
         raise ValueError(f"{path}: no such file or directory; give a scenario file (.yaml, "
                          ".yml or .json) or a directory of them")
