@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from fractions import Fraction
 
-from remit.authority import Action, ControlMode, ModeError, Role
+from remit.authority import Action, ControlMode, Role
 from remit.harness.aggregate import ScoredTrial, aggregate
 from remit.harness.compare import (
     Comparison,
@@ -44,7 +44,6 @@ from remit.harness.compare import (
     sign_flip_p,
 )
 from remit.harness.manifest import RunManifest
-from remit.harness.modes import modes_from_metadata
 from remit.harness.rates import (
     RATES,
     Rate,
@@ -56,7 +55,7 @@ from remit.harness.rates import (
 from remit.harness.runner import TrialRecord
 from remit.harness.scoring import TrialScore
 from remit.harness.stats import wilson
-from remit.reports.approval import approval_trail, grant_roles
+from remit.reports.approval import grant_roles
 from remit.reports.model import (
     REPORT_VERSION,
     Breakdown,
@@ -75,28 +74,24 @@ from remit.reports.model import (
     ScenarioRow,
     TradeoffRow,
     TrailPolicy,
-    TrialRow,
+)
+from remit.reports.trial_rows import (
+    TrailLoader,
+    control_modes,
+    is_counted,
+    kept_trails,
+    policy_note,
+    trial_row,
+    with_trails,
 )
 from remit.scenarios import Scenario, Suite
-from remit.world import TrailEntry
 
-__all__ = ["TESTED_METRICS", "TrailLoader", "build_report", "control_modes", "failure_cause",
-           "required_handoffs", "tradeoff_rows", "trial_id", "trial_row"]
-
-TrailLoader = Callable[[Sequence[tuple[str, str, int]]],
-                      Mapping[tuple[str, str, int], tuple[TrailEntry, ...]]]
-"""Reads the trails of chosen trials of a run, by (scenario, mode, trial): what
-:meth:`remit.store.Store.trails` does for one run."""
+__all__ = ["TESTED_METRICS", "build_report", "failure_cause", "required_handoffs",
+           "tradeoff_rows"]
 
 _RULE = re.compile(r"\b(C[1-7]|S[1-3])\b")
 _ACTIONS = frozenset(a.value for a in Action)
 _HANDOFFS_TAG = "handoffs"
-
-
-def trial_id(manifest: RunManifest, record: TrialRecord) -> str:
-    """``{run}/{scenario}/{mode}/{trial}``."""
-    s = record.scored
-    return f"{manifest.run_id}/{s.scenario_id}/{s.mode}/{s.trial}"
 
 
 def failure_cause(sentence: str) -> tuple[str, str | None]:
@@ -125,10 +120,6 @@ def required_handoffs(scenario: Scenario) -> tuple[int, bool]:
 
 
 # -- per mode ------------------------------------------------------------------------------
-
-
-def _counted(manifest: RunManifest, record: TrialRecord) -> bool:
-    return record.infra_error is None or manifest.error_treatment.on_exhausted == "failure"
 
 
 def _scored(record: TrialRecord) -> ScoredTrial:
@@ -501,113 +492,6 @@ def _scenario_rows(scenarios: Mapping[str, Scenario | None], modes: Sequence[str
     return tuple(rows)
 
 
-# -- trials --------------------------------------------------------------------------------
-
-
-def control_modes(manifest: RunManifest, names: Sequence[str],
-                  given: Mapping[str, ControlMode] | None = None
-                  ) -> dict[str, ControlMode | None]:
-    """The control modes named ``names`` as the run ran them: from ``given``, else a
-    built-in mode or a custom one whose definition the run kept, when its fingerprint is
-    the run's; ``None`` for a mode that cannot be rebuilt (its trails then have no grant
-    roles)."""
-    fingerprints = {m.name: m.fingerprint for m in manifest.modes}
-    found: dict[str, ControlMode | None] = {}
-    for name in names:
-        mode = (given or {}).get(name)
-        if mode is None:
-            # a built-in mode by name, a custom one from the definition the run kept; a
-            # definition whose fingerprint differs from the run's is not that mode
-            try:
-                (candidate,) = modes_from_metadata([name], manifest.metadata)
-            except ModeError:
-                candidate = None
-            if candidate is not None and fingerprints.get(
-                    name, candidate.fingerprint) == candidate.fingerprint:
-                mode = candidate
-        found[name] = mode
-    return found
-
-
-def trial_row(manifest: RunManifest, record: TrialRecord, scenario: Scenario | None = None, *,
-              mode: ControlMode | None = None, roles: Mapping[str, str] | None = None,
-              with_trail: bool = True) -> TrialRow:
-    """One trial of a run as a report shows it, with its approval trail unless
-    ``with_trail`` is false (``record`` must then carry its trail).
-
-    Args:
-        manifest: the run's manifest (the trial's id, its error treatment).
-        record: the trial.
-        scenario: its scenario, for the divergence from the reference plan.
-        mode: its control mode (:func:`control_modes`), for the grants' roles.
-        roles: grant id -> role; default: from ``mode``'s map.
-        with_trail: build the approval trail.
-    """
-    s = record.scored
-    trail = approval_trail(record, scenario, mode=mode, roles=roles) if with_trail else None
-    return TrialRow(
-        id=trial_id(manifest, record), scenario_id=s.scenario_id, mode=s.mode, trial=s.trial,
-        seed=record.seed, passed=s.score.passed and record.infra_error is None,
-        counted=_counted(manifest, record), infra_error=record.infra_error, score=s.score,
-        trail=trail, seconds=record.seconds)
-
-
-def _keeps(policy: TrailPolicy, records: Sequence[TrialRecord]) -> list[bool]:
-    if policy == "none":
-        return [False] * len(records)
-    if policy == "all":
-        return [True] * len(records)
-    examples: set[tuple[str, str]] = set()
-    keep = []
-    for record in records:
-        s = record.scored
-        if not s.score.passed or record.infra_error is not None:
-            keep.append(True)
-        elif (s.scenario_id, s.mode) not in examples:
-            examples.add((s.scenario_id, s.mode))
-            keep.append(True)
-        else:
-            keep.append(False)
-    return keep
-
-
-def _key(record: TrialRecord) -> tuple[str, str, int]:
-    s = record.scored
-    return s.scenario_id, s.mode, s.trial
-
-
-_TRAILS_PER_LOAD = 250
-"""Trails read through a :data:`TrailLoader` at once: a report holds one such batch of
-parsed trails at a time, not the trails of every trial it shows."""
-
-
-def _with_trails(records: Sequence[TrialRecord], keep: Sequence[bool],
-                 load_trails: TrailLoader) -> Iterator[TrialRecord]:
-    """``records`` in order, the kept ones with their trails, read through
-    ``load_trails`` :data:`_TRAILS_PER_LOAD` at a time as the caller consumes them."""
-    kept = [i for i, k in enumerate(keep) if k]
-    done = 0
-    for start in range(0, len(kept), _TRAILS_PER_LOAD):
-        batch = kept[start:start + _TRAILS_PER_LOAD]
-        loaded = load_trails([_key(records[i]) for i in batch])
-        for i in batch:
-            yield from records[done:i]
-            yield records[i].model_copy(update={"trail": loaded[_key(records[i])]})
-            done = i + 1
-    yield from records[done:]
-
-
-def _policy_note(policy: TrailPolicy, kept: int, total: int) -> str:
-    if policy == "all":
-        return f"approval trails are kept for every trial ({kept} of {total})"
-    if policy == "none":
-        return "approval trails are left out (trails='none'); build with trails='failing' " \
-               "or 'all' to include them"
-    return (f"approval trails are kept for failing trials and one passing example per "
-            f"scenario and mode ({kept} of {total} trials); build with trails='all' for "
-            "every trial")
-
-
 def build_report(manifest: RunManifest, records: Sequence[TrialRecord],
                  suite: Suite | None = None, *, generated_at: datetime | None = None,
                  trails: TrailPolicy = "failing",
@@ -687,7 +571,7 @@ def _build_report(manifest: RunManifest, records: Sequence[TrialRecord],
             notes.append(f"{len(unknown)} scenario(s) are not in the suite given "
                          f"(first: {unknown[0]}): no plan or tags for them")
 
-    counted = [_scored(r) for r in records if _counted(manifest, r)]
+    counted = [_scored(r) for r in records if is_counted(manifest, r)]
     by_mode: dict[str, list[ScoredTrial]] = {}
     by_scenario: dict[str, list[ScoredTrial]] = {}
     for scored in counted:
@@ -701,13 +585,13 @@ def _build_report(manifest: RunManifest, records: Sequence[TrialRecord],
 
     control = control_modes(manifest, names, modes)
     roles = {n: grant_roles(m) for n, m in control.items()}
-    keep = _keeps(trails, records)
-    shown = records if load_trails is None else _with_trails(records, keep, load_trails)
+    keep = kept_trails(trails, records)
+    shown = records if load_trails is None else with_trails(records, keep, load_trails)
     rows = [trial_row(manifest, record, scenarios.get(record.scored.scenario_id),
                       mode=control.get(record.scored.mode), roles=roles.get(record.scored.mode),
                       with_trail=kept)
             for record, kept in zip(shown, keep, strict=True)]
-    notes.append(_policy_note(trails, sum(keep), len(records)))
+    notes.append(policy_note(trails, sum(keep), len(records)))
     return RunReport(
         report_version=REPORT_VERSION,
         generated_at=generated_at if generated_at is not None else datetime.now(UTC),

@@ -16,13 +16,14 @@ from pathlib import Path
 from typing import Literal
 
 from remit.harness import RunManifest, TrialRecord
-from remit.reports.build import TrailLoader, build_report
+from remit.reports.build import build_report
 from remit.reports.comparison import comparison_json
 from remit.reports.html import render_comparison_html, render_html
 from remit.reports.jsonreport import render_json
 from remit.reports.junit import render_junit
 from remit.reports.markdown import render_comparison_markdown, render_markdown
 from remit.reports.model import ComparisonReport, RunReport
+from remit.reports.trial_rows import TrailLoader
 from remit.scenarios import Suite
 
 __all__ = ["REPORT_FORMATS", "ReportFormat", "comparison_format_for", "format_for",
