@@ -53,9 +53,8 @@ def list_suite(suite: SuiteOption = "core",
     the same options select the same scenarios in `remit run`."""
     from rich.table import Table
 
-    from remit.harness import select, suite_names
+    from remit.harness import build_core, select, suite_names
     from remit.harness.selection import describe
-    from remit.scenarios import space_size
     from remit.store import resolve_suite
 
     whole = resolve_suite(suite)
@@ -81,7 +80,8 @@ def list_suite(suite: SuiteOption = "core",
                       " ".join(f"{k}={v}" for k, v in scenario_.tags.items()))
     console().print(table)
     if chosen.id == "core":
-        console().print(f"core is sampled from a composition space of {space_size()} valid "
+        space = build_core().space_size  # read with core from the suite cache
+        console().print(f"core is sampled from a composition space of {space} valid "
                         "combinations (`python -m remit.scenarios` lists the rejections)",
                         markup=False)
     console().print(f"built-in suites: {', '.join(suite_names())}", markup=False)
