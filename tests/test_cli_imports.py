@@ -9,9 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-HEAVY = ("sqlalchemy", "sqlmodel", "matplotlib", "openai", "mcp", "pint", "faker", "numpy")
+HEAVY = ("sqlalchemy", "sqlmodel", "matplotlib", "openai", "mcp", "pint", "faker", "numpy",
+         "pydantic")
 """Libraries no ``--help`` needs; together they took most of a second to import. (typer
-itself loads pydantic to parse some options.)"""
+loads pydantic to coerce a parameter's value that is not already of its type: the
+groups' ``--help`` flags default to ``False`` so that a left-out one needs none.)"""
 
 _LOADED = """
 import json, sys

@@ -8,7 +8,14 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
-from remit.cli.app import CATALOGUE_SIZE_MAX, PROBLEMS_FOUND, SEED_MAX, console, user_errors
+from remit.cli.app import (
+    CATALOGUE_SIZE_MAX,
+    PROBLEMS_FOUND,
+    SEED_MAX,
+    CommandGroup,
+    console,
+    user_errors,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -18,9 +25,10 @@ if TYPE_CHECKING:
 
 __all__ = ["authority_app", "catalogue_app"]
 
-authority_app = typer.Typer(help="Inspect and check authority maps and control modes.",
-                            no_args_is_help=True)
-catalogue_app = typer.Typer(help="Inspect the governed product catalogue.", no_args_is_help=True)
+authority_app = typer.Typer(cls=CommandGroup, no_args_is_help=True,
+                            help="Inspect and check authority maps and control modes.")
+catalogue_app = typer.Typer(cls=CommandGroup, no_args_is_help=True,
+                            help="Inspect the governed product catalogue.")
 
 
 def _console() -> Console:

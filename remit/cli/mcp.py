@@ -6,12 +6,13 @@ from typing import Annotated
 
 import typer
 
-from remit.cli.app import SEED_MAX, TRIALS_MAX, user_errors
+from remit.cli.app import SEED_MAX, TRIALS_MAX, CommandGroup, user_errors
 from remit.outputs import check_database
 
 __all__ = ["mcp_app"]
 
-mcp_app = typer.Typer(help="Serve runs to external agents over MCP.", no_args_is_help=True)
+mcp_app = typer.Typer(cls=CommandGroup, no_args_is_help=True,
+                      help="Serve runs to external agents over MCP.")
 
 _SELECT = "Selecting scenarios"
 

@@ -12,6 +12,7 @@ from remit.cli.app import (
     PROBLEMS_FOUND,
     SAMPLE_MAX,
     SEED_MAX,
+    CommandGroup,
     check_output_directory,
     console,
     user_errors,
@@ -22,7 +23,8 @@ if TYPE_CHECKING:
 
 __all__ = ["suite_app"]
 
-suite_app = typer.Typer(help="Inspect, export and check scenario suites.", no_args_is_help=True)
+suite_app = typer.Typer(cls=CommandGroup, no_args_is_help=True,
+                        help="Inspect, export and check scenario suites.")
 
 SuiteOption = Annotated[str, typer.Option(
     "--suite", help="Built-in suite (core, handwritten) or a directory of scenario files.")]
