@@ -117,7 +117,7 @@ def _key(record: TrialRecord) -> tuple[str, str, int]:
     return s.scenario_id, s.mode, s.trial
 
 
-TRAILS_PER_LOAD = 250
+TRAILS_PER_LOAD = 100
 """Trails read through a :data:`TrailLoader` at once: a report holds one such batch of
 parsed trails at a time, not the trails of every trial it shows."""
 

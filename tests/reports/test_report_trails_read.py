@@ -5,13 +5,24 @@ loader is asked for exactly the trials whose approval trail the report keeps."""
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from remit.harness import TrialRecord
-from remit.reports import TrailPolicy, build_report, render_html, render_json, render_markdown
+from remit.reports import (
+    TrailPolicy,
+    build_report,
+    render_html,
+    render_json,
+    render_markdown,
+    write_report,
+)
+from remit.reports.html import html_pieces
+from remit.reports.trial_rows import TRAILS_PER_LOAD
 from remit.store import Store
 from remit.world import TrailEntry
 from tests.reports.conftest import SmallRun
@@ -51,8 +62,22 @@ def test_a_report_reading_its_trails_equals_one_from_whole_records(
     asked = [key for batch in loader.asked for key in batch]
     kept = [(t.scenario_id, t.mode, t.trial) for t in whole.trials if t.trail is not None]
     assert asked == kept  # each kept trial once, in run order; no other
-    assert all(0 < len(batch) <= 250 for batch in loader.asked)
+    assert all(0 < len(batch) <= TRAILS_PER_LOAD for batch in loader.asked)
     assert policy != "failing" or len(loader.asked) > 1
+
+
+def test_a_written_page_is_the_rendered_page(baseline_run: SmallRun, tmp_path: Path) -> None:
+    """``write_report`` writes the HTML page piece by piece: the same bytes, whose
+    closing note states their number."""
+    manifest, result, suite = baseline_run
+    written = write_report(manifest, result.trials, suite, tmp_path / "r.html")
+    page = written.read_text(encoding="utf-8")
+    stamp = re.search(r"generated (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d) UTC<", page)
+    assert stamp is not None  # the page shows when it was built, to the second
+    report = build_report(manifest, result.trials, suite, generated_at=datetime.strptime(
+        stamp.group(1), "%Y-%m-%d %H:%M:%S").replace(tzinfo=UTC))
+    assert page == render_html(report) == "".join(html_pieces(report))
+    assert f"file of {written.stat().st_size:,} bytes" in page
 
 
 def test_the_store_reads_a_report_the_same_as_from_whole_records(
