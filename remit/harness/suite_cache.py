@@ -13,12 +13,14 @@ of:
 - what was built and with which parameters (``core``, its size and its seed), and the
   format of an entry (:data:`CACHE_FORMAT`).
 
-Reading checks the entry's key and, through the caller (:func:`remit.harness.build_core`),
-that its suite's fingerprint recomputed from its scenarios is the one recorded; a
-missing, partial, corrupt or foreign entry is a miss, and the suite is built and written
-again. Entries are written atomically (a temporary file renamed over the entry), so a
-process never reads another's half-written file, and only the newest
-:data:`KEPT_ENTRIES` are kept.
+A process whose remit files changed on disk after it loaded them (an edit during a long
+test session) neither reads nor writes the cache: its code is not the code the key
+would name. Reading checks the entry's key and, through the caller
+(:func:`remit.harness.build_core`), that its suite's fingerprint recomputed from its
+scenarios is the one recorded; a missing, partial, corrupt or foreign entry is a miss,
+and the suite is built and written again. Entries are written atomically (a temporary
+file renamed over the entry), so a process never reads another's half-written file, and
+only the newest :data:`KEPT_ENTRIES` are kept.
 
 Where: ``$REMIT_CACHE_DIR``, else the user's cache directory (``$XDG_CACHE_HOME/remit``
 or ``~/.cache/remit``; ``~/Library/Caches/remit`` on macOS; ``%LOCALAPPDATA%\\remit`` on
@@ -36,6 +38,7 @@ import logging
 import os
 import sys
 import tempfile
+import time
 from collections.abc import Mapping
 from importlib import metadata
 from pathlib import Path
@@ -97,20 +100,36 @@ def cache_dir(environ: Mapping[str, str] | None = None) -> Path | None:
     return base / "remit"
 
 
-@functools.cache
+def _files(package: Path) -> list[Path]:
+    return sorted(p for p in package.rglob("*")
+                  if p.is_file() and "__pycache__" not in p.relative_to(package).parts
+                  and p.suffix != ".pyc")
+
+
 def source_digest(package: Path = _PACKAGE) -> str:
     """SHA-256 over every file of the ``remit`` package (or ``package``): each one's path
     and bytes, compiled files left out. It changes with any change to remit's code or
     data, and with a file added, removed or renamed."""
     digest = hashlib.sha256()
-    files = sorted(p for p in package.rglob("*")
-                   if p.is_file() and "__pycache__" not in p.relative_to(package).parts
-                   and p.suffix != ".pyc")
-    for path in files:
+    for path in _files(package):
         content = path.read_bytes()
         digest.update(f"{path.relative_to(package).as_posix()}\0{len(content)}\0".encode())
         digest.update(content)
     return digest.hexdigest()
+
+
+_LOADED_AT = time.time()
+"""When this process loaded remit (this module is imported with the harness)."""
+
+
+@functools.cache
+def _loaded_source_digest() -> str | None:
+    """The source digest of the remit this process runs, or ``None`` when a file of the
+    package changed after the process loaded it (an edit during a long test session):
+    the files on disk are then not the code that would build the suite."""
+    if any(path.stat().st_mtime > _LOADED_AT for path in _files(_PACKAGE)):
+        return None
+    return source_digest()
 
 
 def _version(distribution: str) -> str:
@@ -120,16 +139,22 @@ def _version(distribution: str) -> str:
         return "absent"
 
 
-def cache_key(what: str, parameters: Mapping[str, int | str]) -> dict[str, str]:
+def cache_key(what: str, parameters: Mapping[str, int | str]) -> dict[str, str] | None:
     """Everything an entry of ``what`` built with ``parameters`` depends on (see the
-    module docstring); its :func:`json.dumps` with sorted keys is hashed into the key."""
+    module docstring; its :func:`json.dumps` with sorted keys is hashed into the key), or
+    ``None`` when remit's files changed after this process loaded them: a process whose
+    code is not the code on disk neither reads nor writes the cache."""
+    source = _loaded_source_digest()
+    if source is None:
+        return None
     return {
         "format": str(CACHE_FORMAT),
         "what": what,
         **{f"parameter {name}": str(value) for name, value in sorted(parameters.items())},
-        "remit source": source_digest(),
+        "remit source": source,
         "python": sys.version,
-        **{f"version {dist}": _version(dist) for dist in sorted(set(BUILD_DISTRIBUTIONS.values()))},
+        **{f"version {dist}": _version(dist)
+           for dist in sorted(set(BUILD_DISTRIBUTIONS.values()))},
     }
 
 

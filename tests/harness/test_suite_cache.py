@@ -7,6 +7,8 @@ These tests build a small ``core`` (a few scenarios) into a cache directory of t
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -14,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+import remit
 from remit.harness import build_core
 from remit.harness.suite_cache import (
     BUILD_DISTRIBUTIONS,
@@ -53,6 +56,12 @@ def _edit(entry: Path, change: dict[str, object]) -> None:
     entry.write_text(json.dumps(wrapper), encoding="utf-8")
 
 
+def _key(n: int = N, seed: int = 0) -> dict[str, str]:
+    key = cache_key("core", {"n": n, "seed": seed})
+    assert key is not None  # remit's files did not change while the tests ran
+    return key
+
+
 def test_a_build_is_written_then_read_back_equal(cache: Path) -> None:
     built = build_core.__wrapped__(n=N)
     entry = _entry(cache)
@@ -83,21 +92,20 @@ def test_an_unreadable_entry_is_a_miss_and_is_written_again(cache: Path, garbage
     entry = _entry(cache)
     entry.write_text(garbage, encoding="utf-8")
     assert build_core.__wrapped__(n=N).suite == built.suite
-    assert json.loads(entry.read_text(encoding="utf-8"))["key"] == cache_key(
-        "core", {"n": N, "seed": 0})
+    assert json.loads(entry.read_text(encoding="utf-8"))["key"] == _key()
 
 
 def test_the_key_names_the_source_the_versions_and_the_parameters() -> None:
-    key = cache_key("core", {"n": N, "seed": 0})
+    key = _key()
     assert key["remit source"] == source_digest()
     assert key["python"] == sys.version
     assert {f"version {d}" for d in BUILD_DISTRIBUTIONS.values()} <= set(key)
-    assert key != cache_key("core", {"n": N, "seed": 1})
-    assert key != cache_key("core", {"n": N + 1, "seed": 0})
+    assert key != _key(seed=1)
+    assert key != _key(n=N + 1)
 
 
 def test_an_entry_is_read_only_under_its_own_key(cache: Path) -> None:
-    key = cache_key("core", {"n": N, "seed": 0})
+    key = _key()
     write_entry(key, "payload")
     assert read_entry(key) == "payload"
     for field in ("remit source", "python", "version pydantic", "parameter n"):
@@ -109,15 +117,15 @@ def test_the_source_digest_follows_every_file_but_compiled_ones(tmp_path: Path) 
     (package / "sub").mkdir(parents=True)
     (package / "a.py").write_text("x = 1\n")
     (package / "sub" / "data.yaml").write_text("k: v\n")
-    first = source_digest.__wrapped__(package)
+    first = source_digest(package)
     (package / "__pycache__").mkdir()
     (package / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"\0")
-    assert source_digest.__wrapped__(package) == first
+    assert source_digest(package) == first
     (package / "sub" / "data.yaml").write_text("k: w\n")
-    changed = source_digest.__wrapped__(package)
+    changed = source_digest(package)
     assert changed != first
     (package / "sub" / "data.yaml").rename(package / "sub" / "other.yaml")
-    assert source_digest.__wrapped__(package) not in (first, changed)
+    assert source_digest(package) not in (first, changed)
 
 
 def test_no_cache_builds_and_writes_nothing(cache: Path, monkeypatch: pytest.MonkeyPatch
@@ -135,7 +143,7 @@ def test_an_unwritable_cache_directory_is_no_error(tmp_path: Path,
     monkeypatch.setenv(CACHE_DIR_ENV, str(blocker / "cache"))
     monkeypatch.delenv(NO_CACHE_ENV, raising=False)
     assert len(build_core.__wrapped__(n=N).suite) == N
-    assert write_entry(cache_key("core", {"n": N, "seed": 0}), "payload") is None
+    assert write_entry(_key(), "payload") is None
 
 
 def test_the_default_directory_is_the_users_cache_directory(tmp_path: Path) -> None:
@@ -149,7 +157,7 @@ def test_the_default_directory_is_the_users_cache_directory(tmp_path: Path) -> N
 
 
 def test_only_the_newest_entries_are_kept(cache: Path) -> None:
-    keys = [cache_key("core", {"n": n, "seed": 0}) for n in range(KEPT_ENTRIES + 3)]
+    keys = [_key(n=n) for n in range(KEPT_ENTRIES + 3)]
     for key in keys:
         write_entry(key, "payload")
     assert len(list(cache.glob("*.json"))) == KEPT_ENTRIES
@@ -173,3 +181,29 @@ def test_the_key_names_every_library_the_build_runs_through(tmp_path: Path) -> N
                    if any(path.startswith(lib) for lib in libraries)}
     assert "pydantic" in third_party
     assert third_party - {"remit"} <= set(BUILD_DISTRIBUTIONS)
+
+
+_EDITED_WHILE_RUNNING = """
+import os, sys, time
+from pathlib import Path
+import remit.harness
+from remit.harness import build_core
+if sys.argv[1] == "edit":  # an edit after the process loaded remit, as in a long session
+    edited = Path(remit.harness.__file__).parent / "suites.py"
+    os.utime(edited, (time.time() + 5, time.time() + 5))
+build_core(n={n})
+"""
+
+
+@pytest.mark.parametrize("edit", ["edit", "none"])
+def test_a_process_whose_files_changed_since_it_loaded_them_leaves_the_cache_alone(
+        tmp_path: Path, edit: str) -> None:
+    """Its code is not the code on disk: an entry it wrote would carry the wrong key."""
+    shutil.copytree(Path(remit.__file__).parent, tmp_path / "tree" / "remit",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    cache = tmp_path / "cache"
+    subprocess.run([sys.executable, "-c", _EDITED_WHILE_RUNNING.format(n=N), edit],
+                   check=True, cwd=tmp_path,
+                   env={**os.environ, "PYTHONPATH": str(tmp_path / "tree"),
+                        CACHE_DIR_ENV: str(cache), NO_CACHE_ENV: ""})
+    assert len(list(cache.glob("core-*.json"))) == (0 if edit == "edit" else 1)
