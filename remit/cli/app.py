@@ -5,6 +5,11 @@ Every user error is one ``error:`` line on stderr and exit status 2: remit's own
 through :func:`user_errors`, and click's usage errors (an unknown option, a value out of
 its bounds) through the application's root group, so that the console script and
 typer's ``CliRunner`` say the same thing.
+
+Every command imports the libraries it uses when it runs, inside its function, never at
+the top of its module: the parser and every ``--help`` are built from the commands'
+signatures alone, so ``remit --help`` loads typer and not SQLAlchemy, matplotlib, the
+MCP SDK or the scenario composer (``tests/test_cli_imports.py`` holds the line).
 """
 
 from __future__ import annotations
@@ -14,20 +19,22 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
 import click
 import typer
 from typer.core import TyperGroup
 
-from remit.documents import DocumentFormat, parse_text, read_text
 from remit.errors import RemitError
 from remit.outputs import directory_problem, output_file_problem
-from remit.reports.safe import SafeConsole
+
+if TYPE_CHECKING:
+    from remit.reports.safe import SafeConsole
 
 __all__ = ["CATALOGUE_SIZE_MAX", "CONCURRENCY_MAX", "LLM_TIMEOUT_MAX", "MAX_TOKENS_MAX",
            "PROBLEMS_FOUND", "RETRIES_MAX", "SAMPLE_MAX", "SEED_MAX", "TRIALS_MAX",
-           "USER_ERROR", "WORKERS_MAX", "DbOption", "JsonOption", "app", "check_document",
+           "USER_ERROR", "WORKERS_MAX", "CommandGroup", "DbOption", "JsonOption", "app",
+           "check_document",
            "check_output_directory", "check_output_file", "console", "fail", "user_errors"]
 
 DbOption = Annotated[str | None, typer.Option(
@@ -89,7 +96,23 @@ def _usage_error(exc: Exception) -> int:
     return status
 
 
-class _RootGroup(TyperGroup):
+class CommandGroup(TyperGroup):
+    """A command group whose ``--help`` flag is ``False`` when not given.
+
+    typer gives the flag no default, so a group's ``--help`` left out is ``None``, and
+    typer loads pydantic to coerce that ``None``: ``remit suite list --help`` would
+    spend a tenth of a second on it.
+    """
+
+    def get_help_option(self, ctx: Any) -> Any:
+        """The ``--help`` option, defaulting to ``False``."""
+        option = super().get_help_option(ctx)
+        if option is not None and option.default is None:
+            option.default = False
+        return option
+
+
+class _RootGroup(CommandGroup):
     """The root command group: usage errors are one line, in standalone mode too."""
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
@@ -123,6 +146,8 @@ app = typer.Typer(
 def fail(message: str) -> typer.Exit:
     """Print ``error: message`` on stderr, on one line; return the exit to raise (status
     2)."""
+    from remit.reports.safe import SafeConsole
+
     SafeConsole(stderr=True, highlight=False, soft_wrap=True).print(
         f"error: {_one_line(message)}", markup=False)
     return typer.Exit(USER_ERROR)
@@ -161,6 +186,8 @@ def check_document(option: str, path: Path) -> None:
         DocumentError: one line naming the option, the file and, for a syntax error, the
             line and column.
     """
+    from remit.documents import DocumentFormat, parse_text, read_text
+
     fmt: DocumentFormat = "json" if path.suffix.lower() == ".json" else "yaml"
     parse_text(read_text(path, source=f"{option} {path}"), fmt, source=f"{option} {path}")
 
@@ -192,6 +219,8 @@ def console(stderr: bool = False) -> SafeConsole:
     :class:`~remit.reports.safe.SafeConsole`: whatever an agent wrote prints with its
     control characters and terminal escape sequences shown, never executed.
     """
+    from remit.reports.safe import SafeConsole
+
     out = SafeConsole(highlight=False, stderr=stderr, soft_wrap=True)
     if not out.is_terminal and "COLUMNS" not in os.environ:
         out = SafeConsole(highlight=False, stderr=stderr, soft_wrap=True, width=PIPED_WIDTH)

@@ -3,10 +3,11 @@ runs set side by side, with a gate for CI (``--fail-if-worse``)."""
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -18,20 +19,11 @@ from remit.cli.app import (
     console,
     user_errors,
 )
-from remit.harness import Comparison, PairedMetric, RunManifest, Side, compare, paired_metrics
-from remit.reports import (
-    build_comparison_report,
-    comparison_format_for,
-    comparison_json,
-    comparison_lines,
-    comparison_table,
-    gate_metrics,
-    worse_rows,
-    write_comparison_report,
-)
-from remit.reports.model import TradeoffRow
-from remit.reports.writing import format_for, write_report
-from remit.store import Store, suite_of
+
+if TYPE_CHECKING:
+    from remit.harness import Comparison, PairedMetric, RunManifest, Side
+    from remit.reports.model import TradeoffRow
+    from remit.store import Store
 
 __all__ = ["compare_runs", "report"]
 
@@ -57,6 +49,9 @@ def report(run_id: Annotated[str, typer.Argument(help="A run id (see `remit runs
     """Write a stored run's report (approval trails, run summary, mode comparison), or,
     given two runs, the report of their comparison: what is compared, the metrics on
     both sides with the paired differences, and each flipping scenario with both trails."""
+    from remit.reports.writing import format_for, write_report
+    from remit.store import Store, suite_of
+
     if other is not None:
         _comparison_report(run_id, other, output, fmt=fmt, modes=modes, force=force, db=db)
         return
@@ -67,8 +62,9 @@ def report(run_id: Annotated[str, typer.Argument(help="A run id (see `remit runs
     check_output_file("--output", output)
     with Store.open(db, read_only=True) as store:
         manifest = store.manifest(run_id)
-        written = write_report(manifest, store.trials(run_id), suite_of(manifest), output,
-                               chosen)
+        written = write_report(manifest, store.trials(run_id, with_trails=False),
+                               suite_of(manifest), output, chosen,
+                               load_trails=functools.partial(store.trails, run_id))
     size = written.stat().st_size
     console().print(f"wrote the {chosen} report of {run_id} to {written} ({size:,} bytes)",
                     markup=False)
@@ -76,6 +72,13 @@ def report(run_id: Annotated[str, typer.Argument(help="A run id (see `remit runs
 
 def _comparison_report(run_id: str, other: str, output: Path, *, fmt: str | None,
                        modes: str | None, force: bool, db: str | None) -> None:
+    from remit.reports import (
+        build_comparison_report,
+        comparison_format_for,
+        write_comparison_report,
+    )
+    from remit.store import Store, suite_of
+
     chosen = comparison_format_for(output, fmt)
     check_output_file("--output", output)
     with Store.open(db, read_only=True) as store:
@@ -98,6 +101,7 @@ def _sides(store: Store, run_id: str, other: str | None, modes: str | None, *,
     ``other`` (``--modes M``, default the first mode they share). ``tallied``: each side
     holds its run's tallies (all a comparison reads, summed in SQL), else its records
     (which a report lists)."""
+    from remit.harness import Side
 
     def side(manifest: RunManifest, mode: str) -> Side:
         if tallied:
@@ -151,6 +155,10 @@ def compare_runs(
     (shares of trials), the per-trial means, then the per-item rates; ``--json`` prints
     the comparison with the same rows as ``tradeoff``.
     """
+    from remit.harness import compare, paired_metrics
+    from remit.reports import comparison_json, comparison_lines, comparison_table, gate_metrics
+    from remit.store import Store
+
     gate = gate_metrics(fail_if_worse) if fail_if_worse is not None else ()
     with Store.open(db, read_only=True) as store:
         a, b = _sides(store, run_id, other, modes, tallied=True)
@@ -187,6 +195,8 @@ def _tradeoff(result: Comparison, metrics: Sequence[PairedMetric]) -> tuple[Trad
 def _gate(result: Comparison, rows: Sequence[TradeoffRow], gate: Sequence[str]) -> None:
     """Say on stderr how ``--fail-if-worse`` went (stdout keeps the comparison); exit 1
     when side b is significantly worse."""
+    from remit.reports import worse_rows
+
     out = console(stderr=True)
     a, b = result.a.label, result.b.label
     present = {row.metric for row in rows}

@@ -4,24 +4,31 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from remit import authority, catalogue, quotes
-from remit.authority.loading import MapSyntaxError
-from remit.cli.app import CATALOGUE_SIZE_MAX, PROBLEMS_FOUND, SEED_MAX, console, user_errors
-from remit.documents import read_text
-from remit.errors import MapError
-from remit.harness.modes import load_mode
+from remit.cli.app import (
+    CATALOGUE_SIZE_MAX,
+    PROBLEMS_FOUND,
+    SEED_MAX,
+    CommandGroup,
+    console,
+    user_errors,
+)
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
+    from remit import authority, catalogue
 
 __all__ = ["authority_app", "catalogue_app"]
 
-authority_app = typer.Typer(help="Inspect and check authority maps and control modes.",
-                            no_args_is_help=True)
-catalogue_app = typer.Typer(help="Inspect the governed product catalogue.", no_args_is_help=True)
+authority_app = typer.Typer(cls=CommandGroup, no_args_is_help=True,
+                            help="Inspect and check authority maps and control modes.")
+catalogue_app = typer.Typer(cls=CommandGroup, no_args_is_help=True,
+                            help="Inspect the governed product catalogue.")
 
 
 def _console() -> Console:
@@ -32,6 +39,8 @@ def _console() -> Console:
 
 
 def _parse_action(name: str) -> authority.Action:
+    from remit import authority
+
     try:
         return authority.Action(name)
     except ValueError:
@@ -48,6 +57,9 @@ def who_can(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Print the roles that may perform ACTION in a control mode."""
+    from remit import authority
+    from remit.harness.modes import load_mode
+
     act = _parse_action(action)
     chosen = load_mode(mode)
     roles = sorted(r.value for r in authority.who_can(chosen, act))
@@ -63,6 +75,10 @@ def table(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Print every action x control mode -> the roles that may perform it."""
+    from rich.table import Table
+
+    from remit import authority
+
     modes = authority.builtin_modes()
     rows = {
         act.value: {name: sorted(r.value for r in authority.who_can(mode, act))
@@ -93,6 +109,11 @@ def check(
     A file that cannot be read or does not parse as YAML/JSON is bad input: one line
     (naming the line and column of a syntax error) and exit status 2.
     """
+    from remit import authority
+    from remit.authority.loading import MapSyntaxError
+    from remit.documents import read_text
+    from remit.errors import MapError
+
     text = read_text(path)
     if not text.strip():
         raise ValueError(f"{path}: the file is empty; write an authority map in it (see "
@@ -120,6 +141,8 @@ def check(
 @user_errors
 def diagram() -> None:
     """Print the quote state machine as a Mermaid state diagram."""
+    from remit import quotes
+
     typer.echo(quotes.mermaid_diagram())
 
 
@@ -135,6 +158,8 @@ def catalogue_show(
     as_json: Annotated[bool, typer.Option("--json", help="Print canonical JSON.")] = False,
 ) -> None:
     """Print the generated governed catalogue."""
+    from remit import catalogue
+
     cat = catalogue.generate_catalogue(seed=seed, size=size)
     if as_json:
         typer.echo(cat.canonical_json())
@@ -144,6 +169,8 @@ def catalogue_show(
 
 def render_catalogue(cat: catalogue.Catalogue) -> Table:
     """Render a catalogue as a rich table, one row per SKU."""
+    from rich.table import Table
+
     out = Table(title=f"Catalogue {cat.fingerprint()[:12]}")
     for column in ("sku", "family", "key attributes", "lifecycle", "fff", "stock", "price"):
         out.add_column(column)

@@ -6,12 +6,13 @@ from typing import Annotated
 
 import typer
 
-from remit.cli.app import SEED_MAX, TRIALS_MAX, user_errors
+from remit.cli.app import SEED_MAX, TRIALS_MAX, CommandGroup, user_errors
 from remit.outputs import check_database
 
 __all__ = ["mcp_app"]
 
-mcp_app = typer.Typer(help="Serve runs to external agents over MCP.", no_args_is_help=True)
+mcp_app = typer.Typer(cls=CommandGroup, no_args_is_help=True,
+                      help="Serve runs to external agents over MCP.")
 
 _SELECT = "Selecting scenarios"
 
@@ -61,7 +62,7 @@ def serve(
     goes to stderr.
     """
     check_database(db)  # before the MCP SDK loads or a server starts
-    from remit.mcp import mcp_serve  # noqa: PLC0415 - the MCP SDK loads only for this command
+    from remit.mcp import mcp_serve  # the MCP SDK loads only for this command
 
     mcp_serve(suite_spec=suite, modes=modes, scenarios=scenario or (), keyword=keyword,
               tags=tag or (), trials=trials, seed=seed, db=db, http=http,

@@ -3,19 +3,15 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Literal, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, Annotated, Literal, NamedTuple, NoReturn
 
 import typer
-from pydantic import JsonValue
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from remit import authority
-from remit.actors import AgentFactory, load_agent_factory
-from remit.actors.llm import is_llm_spec, llm_agent_factory, llm_run_metadata, parse_llm_config
 from remit.cli.app import (
     CONCURRENCY_MAX,
     LLM_TIMEOUT_MAX,
@@ -35,48 +31,25 @@ from remit.cli.app import (
 )
 from remit.cli.comparing import compare_runs, report
 from remit.errors import RunAbortedError
-from remit.harness import (
-    AgentIdentity,
-    ErrorTreatment,
-    Gate,
-    GateResult,
-    RunManifest,
-    RunResult,
-    ScenarioSelection,
-    TrialRecord,
-    TrialScore,
-    agent_identity,
-    check_gates,
-    check_workers,
-    measured_only,
-    parse_gates,
-    scorer_note,
-    select,
-    unmeasured,
-)
-from remit.harness.modes import load_mode, modes_from_metadata
 from remit.outputs import check_database
-from remit.reports import (
-    approval_lines,
-    approval_table,
-    approval_trail,
-    failure_groups,
-    manifest_table,
-    mode_table,
-    runs_table,
-    score_lines,
-    trail_table,
-)
-from remit.reports.safe import model_json
-from remit.reports.writing import format_for, write_report
-from remit.store import (
-    Store,
-    resolve_suite,
-    result_from_store,
-    resume_run,
-    start_run,
-    suite_of,
-)
+
+if TYPE_CHECKING:
+    from pydantic import JsonValue
+    from rich.progress import Progress
+
+    from remit import authority
+    from remit.actors import AgentFactory
+    from remit.harness import (
+        AgentIdentity,
+        Gate,
+        GateResult,
+        RunManifest,
+        RunResult,
+        ScenarioSelection,
+        TrialRecord,
+        TrialScore,
+    )
+    from remit.store import Store
 
 __all__ = ["register"]
 
@@ -88,6 +61,9 @@ _SELECT = "Selecting scenarios"
 
 
 def _modes(specs: str) -> list[authority.ControlMode]:
+    from remit import authority
+    from remit.harness.modes import load_mode
+
     chosen = [load_mode(spec) for spec in specs.split(",") if spec.strip()]
     if not chosen:
         raise ValueError("--modes is empty; give at least one of "
@@ -215,6 +191,10 @@ def run(
     ``--fail-under`` turns the run into a CI gate: it is stored and reported as usual,
     then exits 1 if a mode misses a gate.
     """
+    from remit.harness import ErrorTreatment, check_workers, parse_gates, select
+    from remit.reports.writing import format_for, write_report
+    from remit.store import Store, resolve_suite, resume_run, start_run, suite_of
+
     # Paths first: a report or database that cannot be written is refused before any work.
     if report is not None:
         format_for(report)
@@ -281,8 +261,9 @@ def run(
             _stopped(store, started, db, exc)
         manifest = store.manifest(started[0].run_id)  # as stored: finished, if it did
         if report is not None:
-            written = write_report(manifest, store.trials(manifest.run_id), suite_of(manifest),
-                                   report)
+            written = write_report(manifest, store.trials(manifest.run_id, with_trails=False),
+                                   suite_of(manifest), report,
+                                   load_trails=functools.partial(store.trails, manifest.run_id))
             console(stderr=True).print(f"report written to {written}", markup=False)
     _finish(manifest, result, gates, gated=fail_under is not None, as_json=as_json)
 
@@ -299,6 +280,9 @@ class _NewRun(NamedTuple):
 
 
 def _new_run(agent: str, modes: str, llm_options: dict[str, object]) -> _NewRun:
+    from remit.actors import load_agent_factory
+    from remit.harness import agent_identity
+
     chosen = _modes(modes)
     factory, agent_config, metadata = _agent(agent, llm_options)
     factory = factory or load_agent_factory(agent)
@@ -308,6 +292,8 @@ def _new_run(agent: str, modes: str, llm_options: dict[str, object]) -> _NewRun:
 def _finish(manifest: RunManifest, result: RunResult, gates: Sequence[Gate], *, gated: bool,
             as_json: bool) -> None:
     """Print the run (or its JSON), then exit 1 if nothing was measured or a gate fails."""
+    from remit.harness import check_gates
+
     checked = check_gates(gates, result.summaries, [m.name for m in manifest.modes])
     if as_json:
         shown = _run_json(manifest, result)
@@ -419,6 +405,13 @@ def _agent(spec: str, llm_options: dict[str, object]) -> tuple[
     LLM agents are configured from the LLM options; other agents take none, and giving
     one is an error rather than silently ignored.
     """
+    from remit.actors.llm import (
+        is_llm_spec,
+        llm_agent_factory,
+        llm_run_metadata,
+        parse_llm_config,
+    )
+
     if is_llm_spec(spec):
         config = parse_llm_config(spec, llm_options)
         agent_config, metadata = llm_run_metadata(config)
@@ -431,11 +424,21 @@ def _agent(spec: str, llm_options: dict[str, object]) -> tuple[
 
 
 def _progress() -> Progress:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                     TimeElapsedColumn(), console=console(stderr=True), transient=True)
 
 
 def _run_json(manifest: RunManifest, result: RunResult) -> dict[str, object]:
+    from remit.harness import measured_only, unmeasured
+
     return {
         "run_id": manifest.run_id,
         "manifest": manifest.model_dump(mode="json"),
@@ -453,6 +456,9 @@ def _scores(result: RunResult) -> list[TrialScore]:
 def _print_run(manifest: RunManifest, result: RunResult, *, limit: int | None = 10) -> None:
     """The per-mode table, the error treatment, and the failing scenario x mode pairs
     (the first ``limit`` of them; all when ``None``)."""
+    from remit.harness import scorer_note, unmeasured
+    from remit.reports import failure_groups, mode_table
+
     out = console()
     chosen = manifest.selection
     suite = manifest.suite_id if chosen is None else \
@@ -489,6 +495,9 @@ def _print_run(manifest: RunManifest, result: RunResult, *, limit: int | None = 
 @user_errors
 def runs(db: DbOption = None, as_json: JsonOption = False) -> None:
     """List the stored runs, newest first."""
+    from remit.reports import runs_table
+    from remit.store import Store
+
     with Store.open(db, read_only=True) as store:
         listings = store.runs()
     if as_json:
@@ -501,6 +510,9 @@ def runs(db: DbOption = None, as_json: JsonOption = False) -> None:
 def show(run_id: Annotated[str, typer.Argument(help="A run id (see `remit runs`).")],
          db: DbOption = None, as_json: JsonOption = False) -> None:
     """Show a stored run: its manifest and per-mode results."""
+    from remit.reports import manifest_table
+    from remit.store import Store, result_from_store
+
     with Store.open(db, read_only=True) as store:
         manifest = store.manifest(run_id)
         result = result_from_store(store, run_id)
@@ -520,6 +532,18 @@ def trail(trial_id: Annotated[str, typer.Argument(
     scorer counted against it (wrong variants, unsupported claims and citations,
     abandoned and missing hand-offs), whether the agent made no valid write, its reply
     issues (for an agent that reports usage) and the expectations that broke."""
+    from remit import authority
+    from remit.harness.modes import modes_from_metadata
+    from remit.reports import (
+        approval_lines,
+        approval_table,
+        approval_trail,
+        score_lines,
+        trail_table,
+    )
+    from remit.reports.safe import model_json
+    from remit.store import Store, suite_of
+
     with Store.open(db, read_only=True) as store:
         record = store.trial(trial_id)
         manifest = store.manifest(trial_id.split("/", 1)[0])

@@ -4,27 +4,27 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
 
 from remit.cli.app import (
     PROBLEMS_FOUND,
     SAMPLE_MAX,
     SEED_MAX,
+    CommandGroup,
     check_output_directory,
     console,
     user_errors,
 )
-from remit.harness import ScenarioCheck, check_path, load_modes, select, suite_names
-from remit.harness.selection import describe
-from remit.scenarios import dump_scenario, export_suite, scenario_schema, space_size
-from remit.store import resolve_suite
+
+if TYPE_CHECKING:
+    from remit.harness import ScenarioCheck
 
 __all__ = ["suite_app"]
 
-suite_app = typer.Typer(help="Inspect, export and check scenario suites.", no_args_is_help=True)
+suite_app = typer.Typer(cls=CommandGroup, no_args_is_help=True,
+                        help="Inspect, export and check scenario suites.")
 
 SuiteOption = Annotated[str, typer.Option(
     "--suite", help="Built-in suite (core, handwritten) or a directory of scenario files.")]
@@ -53,6 +53,12 @@ def list_suite(suite: SuiteOption = "core",
                         "seed.")] = 0) -> None:
     """List a suite's scenarios (and its fingerprint), or the ones a selection keeps:
     the same options select the same scenarios in `remit run`."""
+    from rich.table import Table
+
+    from remit.harness import build_core, select, suite_names
+    from remit.harness.selection import describe
+    from remit.store import resolve_suite
+
     whole = resolve_suite(suite)
     chosen, selection = select(whole, scenario_ids=scenario or (), keyword=keyword,
                                tags=tag or (), sample=sample, sample_seed=seed)
@@ -76,7 +82,8 @@ def list_suite(suite: SuiteOption = "core",
                       " ".join(f"{k}={v}" for k, v in scenario_.tags.items()))
     console().print(table)
     if chosen.id == "core":
-        console().print(f"core is sampled from a composition space of {space_size()} valid "
+        space = build_core().space_size  # read with core from the suite cache
+        console().print(f"core is sampled from a composition space of {space} valid "
                         "combinations (`python -m remit.scenarios` lists the rejections)",
                         markup=False)
     console().print(f"built-in suites: {', '.join(suite_names())}", markup=False)
@@ -88,6 +95,9 @@ def show_scenario(scenario_id: Annotated[str, typer.Argument(help="A scenario id
                   suite: SuiteOption = "core",
                   as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """Show one scenario as YAML (or JSON)."""
+    from remit.scenarios import dump_scenario
+    from remit.store import resolve_suite
+
     scenario = resolve_suite(suite).scenario(scenario_id)
     typer.echo(dump_scenario(scenario, "json" if as_json else "yaml"), nl=False)
 
@@ -99,6 +109,9 @@ def export(output: Annotated[Path, typer.Option("-o", "--output", help="Director
            fmt: Annotated[str, typer.Option("--format", help="yaml or json.")] = "yaml") -> None:
     """Write one readable file per scenario (NNN-<id>.scenario.yaml, collected by pytest);
     loading the directory back gives the same fingerprint."""
+    from remit.scenarios import export_suite
+    from remit.store import resolve_suite
+
     if fmt not in ("yaml", "json"):
         raise ValueError(f"--format={fmt!r}; use yaml or json")
     check_output_directory("--output", output)
@@ -113,6 +126,8 @@ def export(output: Annotated[Path, typer.Option("-o", "--output", help="Director
 @suite_app.command("schema")
 def schema() -> None:
     """Print the JSON Schema of a scenario file."""
+    from remit.scenarios import scenario_schema
+
     typer.echo(json.dumps(scenario_schema(), indent=2))
 
 
@@ -133,6 +148,8 @@ def check(
 
     Exit status 0 when every scenario passes, 1 when any has a problem, 2 for bad input.
     """
+    from remit.harness import check_path, load_modes
+
     if not path.exists():
         raise ValueError(f"{path}: no such file or directory; give a scenario file (.yaml, "
                          ".yml or .json) or a directory of them")

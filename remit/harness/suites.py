@@ -9,7 +9,10 @@
   refused and counted, and the sampler draws another.
 
 Suites are built once per process and shared (they are immutable). The same code and
-catalogue always give the same ``core``, with the same ids and fingerprint.
+catalogue always give the same ``core``, with the same ids and fingerprint, so a
+verified ``core`` is also kept in the suite cache (:mod:`remit.harness.suite_cache`):
+under a key naming remit's source, the Python and library versions and the build's
+parameters, so that only the very code that built it reads it back.
 
 Example:
     >>> suite_names()
@@ -21,12 +24,14 @@ Example:
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import time
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from remit.errors import RemitError
+from remit.harness.suite_cache import cache_dir, cache_key, read_entry, write_entry
 from remit.harness.verify import verify_scenario
 from remit.scenarios import (
     Combination,
@@ -81,7 +86,8 @@ class CoreBuild(BaseModel):
             space, and ``verification_failed`` for draws whose plan did not verify.
         verification_failures: the problems of each refused draw, by scenario id.
         bins: how many scenarios share each value of each sampling coordinate.
-        seconds: wall-clock time of the build (compose, sample, verify).
+        seconds: wall-clock time of the build (compose, sample, verify); of the build
+            that wrote it, for a build read from the suite cache.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -96,8 +102,10 @@ class CoreBuild(BaseModel):
 
 
 @functools.cache
-def build_core(n: int = CORE_SIZE, seed: int = CORE_SEED, *, verify: bool = True) -> CoreBuild:
-    """Compose, sample and verify the ``core`` suite (once per process per arguments).
+def build_core(n: int = CORE_SIZE, seed: int = CORE_SEED, *, verify: bool = True,
+               cached: bool = True) -> CoreBuild:
+    """Compose, sample and verify the ``core`` suite (once per process per arguments), or
+    read the verified build from the suite cache.
 
     Args:
         n: scenarios to draw.
@@ -106,7 +114,46 @@ def build_core(n: int = CORE_SIZE, seed: int = CORE_SEED, *, verify: bool = True
             for rereading a suite a run already verified, and only together with a
             fingerprint check: without verification a scenario that would fail it is
             drawn rather than skipped, so the suite can differ.
+        cached: read a verified build from the suite cache
+            (:mod:`remit.harness.suite_cache`) when it holds one made by this very code,
+            else build it and write it there. ``False`` always builds (and writes
+            nothing); so does ``REMIT_NO_CACHE=1``. Unverified builds are never cached.
     """
+    if not (verify and cached):
+        return _build_core(n, seed, verify=verify)
+    key = cache_key("core", {"n": n, "seed": seed})
+    if key is None:  # remit's files changed since this process loaded them
+        return _build_core(n, seed, verify=True)
+    found = _cached_build(read_entry(key))
+    if found is not None:
+        _LOG.debug("read core (%d scenarios) from the suite cache", len(found.suite))
+        return found
+    build = _build_core(n, seed, verify=True)
+    write_entry(key, json.dumps({"fingerprint": build.suite.fingerprint,
+                                 "build": build.model_dump(mode="json")}))
+    return build
+
+
+def _cached_build(payload: str | None) -> CoreBuild | None:
+    """The build in a cache entry's payload, if it parses and its suite's fingerprint,
+    recomputed from its scenarios, is the one the entry recorded."""
+    if payload is None:
+        return None
+    try:
+        entry = json.loads(payload)
+        build = CoreBuild.model_validate(entry["build"])
+        recorded = entry["fingerprint"]
+    except (ValueError, KeyError, TypeError, ValidationError) as exc:
+        _LOG.debug("ignoring a suite cache entry that does not parse: %s", exc)
+        return None
+    if build.suite.fingerprint != recorded:
+        _LOG.debug("ignoring a suite cache entry whose scenarios do not give its fingerprint")
+        return None
+    return build
+
+
+def _build_core(n: int, seed: int, *, verify: bool) -> CoreBuild:
+    """Compose, sample and (with ``verify``) verify ``core`` (see :func:`build_core`)."""
     started = time.perf_counter()
     composed: dict[str, Scenario] = {}
     failures: dict[str, tuple[str, ...]] = {}
@@ -150,8 +197,10 @@ def builtin_suite(name: str, *, fingerprint: str | None = None) -> Suite:
     Args:
         name: ``core`` or ``handwritten``.
         fingerprint: the fingerprint the suite is expected to have (rereading the suite
-            of a stored run): ``core`` is then first built without replaying its plans,
-            and verified in full only if that gives another fingerprint.
+            of a stored run): ``core`` is then the verified build if the suite cache is
+            on and that build has this fingerprint (reading it is the quickest way);
+            else the build without replaying its plans, if that has it; else the
+            verified build.
 
     Raises:
         UnknownSuiteError: no built-in suite has that name (the message lists them).
@@ -159,9 +208,14 @@ def builtin_suite(name: str, *, fingerprint: str | None = None) -> Suite:
     if name == "handwritten":
         return Suite(id="handwritten", scenarios=builtin_scenarios())
     if name == "core":
-        if fingerprint is not None:
-            quick = build_core(verify=False).suite
-            if quick.fingerprint == fingerprint:
-                return quick
+        if fingerprint is None:
+            return build_core().suite
+        if cache_dir() is not None:
+            verified = build_core().suite
+            if verified.fingerprint == fingerprint:
+                return verified
+        quick = build_core(verify=False).suite
+        if quick.fingerprint == fingerprint:
+            return quick
         return build_core().suite
     raise UnknownSuiteError(name, _NAMES)

@@ -59,6 +59,7 @@ from remit.reports.model import (
     TrailPolicy,
     TrialRow,
 )
+from remit.reports.trial_rows import TrailLoader
 from remit.reports.writing import (
     REPORT_FORMATS,
     ReportFormat,
@@ -83,6 +84,7 @@ __all__ = [
     "ModeReport",
     "ReportFormat",
     "RunReport",
+    "TrailLoader",
     "TrailPolicy",
     "TrialRow",
     "approval_lines",

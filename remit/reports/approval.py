@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 
 from remit.authority import ControlMode, Role
 from remit.harness.runner import TrialRecord
-from remit.reports.explain import divergence, explain
+from remit.reports.explain import divergence_and_explanation
 from remit.reports.model import ApprovalTrail, DecisionRow, Divergence, TranscriptLine
 from remit.scenarios import Scenario
 from remit.world import (
@@ -228,6 +228,7 @@ def approval_trail(record: TrialRecord, scenario: Scenario | None = None, *,
     """
     grants = dict(roles) if roles is not None else grant_roles(mode)
     found: Divergence | None = None
+    explanation = ""
     if scenario is None:
         note = "no suite given: the reference plan is unknown, so no divergence is marked"
     elif record.scored.score.passed:
@@ -235,11 +236,9 @@ def approval_trail(record: TrialRecord, scenario: Scenario | None = None, *,
         # skips, go on past the plan's end); marking it would only add noise.
         note = "the trial passed, so no departure from the reference plan is marked"
     else:
-        found = divergence(record, scenario, mode=mode)
+        found, explained = divergence_and_explanation(record, scenario, mode=mode)
         note = "" if found is not None else "the agent followed the reference plan"
-    explanation = ""
-    if scenario is not None and not record.scored.score.passed and record.trail:
-        explanation = explain(record, scenario, mode=mode)
+        explanation = explained if record.trail else ""
     return ApprovalTrail(
         decisions=_decisions(record.trail, grants, found),
         confirmations=confirmations(record.trail, grants),

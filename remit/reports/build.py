@@ -24,12 +24,14 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from fractions import Fraction
 
-from remit.authority import Action, ControlMode, ModeError, Role
+from remit.authority import Action, ControlMode, Role
 from remit.harness.aggregate import ScoredTrial, aggregate
 from remit.harness.compare import (
     Comparison,
@@ -42,7 +44,6 @@ from remit.harness.compare import (
     sign_flip_p,
 )
 from remit.harness.manifest import RunManifest
-from remit.harness.modes import modes_from_metadata
 from remit.harness.rates import (
     RATES,
     Rate,
@@ -54,7 +55,7 @@ from remit.harness.rates import (
 from remit.harness.runner import TrialRecord
 from remit.harness.scoring import TrialScore
 from remit.harness.stats import wilson
-from remit.reports.approval import approval_trail, grant_roles
+from remit.reports.approval import grant_roles
 from remit.reports.model import (
     REPORT_VERSION,
     Breakdown,
@@ -73,22 +74,24 @@ from remit.reports.model import (
     ScenarioRow,
     TradeoffRow,
     TrailPolicy,
-    TrialRow,
+)
+from remit.reports.trial_rows import (
+    TrailLoader,
+    control_modes,
+    is_counted,
+    kept_trails,
+    policy_note,
+    trial_row,
+    with_trails,
 )
 from remit.scenarios import Scenario, Suite
 
-__all__ = ["TESTED_METRICS", "build_report", "control_modes", "failure_cause",
-           "required_handoffs", "tradeoff_rows", "trial_id", "trial_row"]
+__all__ = ["TESTED_METRICS", "build_report", "failure_cause", "required_handoffs",
+           "tradeoff_rows"]
 
 _RULE = re.compile(r"\b(C[1-7]|S[1-3])\b")
 _ACTIONS = frozenset(a.value for a in Action)
 _HANDOFFS_TAG = "handoffs"
-
-
-def trial_id(manifest: RunManifest, record: TrialRecord) -> str:
-    """``{run}/{scenario}/{mode}/{trial}``."""
-    s = record.scored
-    return f"{manifest.run_id}/{s.scenario_id}/{s.mode}/{s.trial}"
 
 
 def failure_cause(sentence: str) -> tuple[str, str | None]:
@@ -117,10 +120,6 @@ def required_handoffs(scenario: Scenario) -> tuple[int, bool]:
 
 
 # -- per mode ------------------------------------------------------------------------------
-
-
-def _counted(manifest: RunManifest, record: TrialRecord) -> bool:
-    return record.infra_error is None or manifest.error_treatment.on_exhausted == "failure"
 
 
 def _scored(record: TrialRecord) -> ScoredTrial:
@@ -493,97 +492,18 @@ def _scenario_rows(scenarios: Mapping[str, Scenario | None], modes: Sequence[str
     return tuple(rows)
 
 
-# -- trials --------------------------------------------------------------------------------
-
-
-def control_modes(manifest: RunManifest, names: Sequence[str],
-                  given: Mapping[str, ControlMode] | None = None
-                  ) -> dict[str, ControlMode | None]:
-    """The control modes named ``names`` as the run ran them: from ``given``, else a
-    built-in mode or a custom one whose definition the run kept, when its fingerprint is
-    the run's; ``None`` for a mode that cannot be rebuilt (its trails then have no grant
-    roles)."""
-    fingerprints = {m.name: m.fingerprint for m in manifest.modes}
-    found: dict[str, ControlMode | None] = {}
-    for name in names:
-        mode = (given or {}).get(name)
-        if mode is None:
-            # a built-in mode by name, a custom one from the definition the run kept; a
-            # definition whose fingerprint differs from the run's is not that mode
-            try:
-                (candidate,) = modes_from_metadata([name], manifest.metadata)
-            except ModeError:
-                candidate = None
-            if candidate is not None and fingerprints.get(
-                    name, candidate.fingerprint) == candidate.fingerprint:
-                mode = candidate
-        found[name] = mode
-    return found
-
-
-def trial_row(manifest: RunManifest, record: TrialRecord, scenario: Scenario | None = None, *,
-              mode: ControlMode | None = None, roles: Mapping[str, str] | None = None,
-              with_trail: bool = True) -> TrialRow:
-    """One trial of a run as a report shows it, with its approval trail unless
-    ``with_trail`` is false (``record`` must then carry its trail).
-
-    Args:
-        manifest: the run's manifest (the trial's id, its error treatment).
-        record: the trial.
-        scenario: its scenario, for the divergence from the reference plan.
-        mode: its control mode (:func:`control_modes`), for the grants' roles.
-        roles: grant id -> role; default: from ``mode``'s map.
-        with_trail: build the approval trail.
-    """
-    s = record.scored
-    trail = approval_trail(record, scenario, mode=mode, roles=roles) if with_trail else None
-    return TrialRow(
-        id=trial_id(manifest, record), scenario_id=s.scenario_id, mode=s.mode, trial=s.trial,
-        seed=record.seed, passed=s.score.passed and record.infra_error is None,
-        counted=_counted(manifest, record), infra_error=record.infra_error, score=s.score,
-        trail=trail, seconds=record.seconds)
-
-
-def _keeps(policy: TrailPolicy, records: Sequence[TrialRecord]) -> list[bool]:
-    if policy == "none":
-        return [False] * len(records)
-    if policy == "all":
-        return [True] * len(records)
-    examples: set[tuple[str, str]] = set()
-    keep = []
-    for record in records:
-        s = record.scored
-        if not s.score.passed or record.infra_error is not None:
-            keep.append(True)
-        elif (s.scenario_id, s.mode) not in examples:
-            examples.add((s.scenario_id, s.mode))
-            keep.append(True)
-        else:
-            keep.append(False)
-    return keep
-
-
-def _policy_note(policy: TrailPolicy, kept: int, total: int) -> str:
-    if policy == "all":
-        return f"approval trails are kept for every trial ({kept} of {total})"
-    if policy == "none":
-        return "approval trails are left out (trails='none'); build with trails='failing' " \
-               "or 'all' to include them"
-    return (f"approval trails are kept for failing trials and one passing example per "
-            f"scenario and mode ({kept} of {total} trials); build with trails='all' for "
-            "every trial")
-
-
 def build_report(manifest: RunManifest, records: Sequence[TrialRecord],
                  suite: Suite | None = None, *, generated_at: datetime | None = None,
                  trails: TrailPolicy = "failing",
                  modes: Mapping[str, ControlMode] | None = None,
-                 seed: int = 0, resamples: int = 10_000) -> RunReport:
+                 seed: int = 0, resamples: int = 10_000,
+                 load_trails: TrailLoader | None = None) -> RunReport:
     """The report of one run.
 
     Args:
         manifest: the run's manifest.
-        records: its trials (with trails, for the approval trails), in run order.
+        records: its trials, in run order: with their trails (for the approval trails),
+            or without them when ``load_trails`` is given.
         suite: the suite run; without it there are no reference plans or tags, so no
             divergence, no per-tag breakdown and no success by hand-offs (a note says so).
         generated_at: when the report is built (default: now, UTC); fix it for
@@ -592,7 +512,41 @@ def build_report(manifest: RunManifest, records: Sequence[TrialRecord],
             plus one passing example per scenario and mode), ``all`` or ``none``.
         modes: control modes by name, for custom modes (built-in ones are known).
         seed, resamples: the comparisons' bootstrap.
+        load_trails: reads the trails of the trials whose approval trail the report
+            keeps, given their (scenario, mode, trial) keys, e.g.
+            ``functools.partial(store.trails, run_id)``
+            (:meth:`remit.store.Store.trials` ``with_trails=False`` reads the records
+            without them): every number is counted from scores, so the trails of the
+            other trials are never needed.
     """
+    with _collector_paused():
+        return _build_report(manifest, records, suite, generated_at=generated_at,
+                             trails=trails, modes=modes, seed=seed, resamples=resamples,
+                             load_trails=load_trails)
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector (if it runs) while a report is built.
+
+    A build allocates hundreds of thousands of small objects (parsed trails, approval
+    trails, rows) next to the run's records, and no reference cycles: reference counting
+    frees all of it, while each pass of the collector over the growing heap finds
+    nothing and, for a run of 10,000 trials, the passes cost about 40% of the build.
+    """
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _build_report(manifest: RunManifest, records: Sequence[TrialRecord],
+                  suite: Suite | None, *, generated_at: datetime | None,
+                  trails: TrailPolicy, modes: Mapping[str, ControlMode] | None,
+                  seed: int, resamples: int, load_trails: TrailLoader | None) -> RunReport:
     records = tuple(records)
     scores = [r.scored.score for r in records]
     older = scorer_note(manifest.scorer_version, scores)
@@ -617,7 +571,7 @@ def build_report(manifest: RunManifest, records: Sequence[TrialRecord],
             notes.append(f"{len(unknown)} scenario(s) are not in the suite given "
                          f"(first: {unknown[0]}): no plan or tags for them")
 
-    counted = [_scored(r) for r in records if _counted(manifest, r)]
+    counted = [_scored(r) for r in records if is_counted(manifest, r)]
     by_mode: dict[str, list[ScoredTrial]] = {}
     by_scenario: dict[str, list[ScoredTrial]] = {}
     for scored in counted:
@@ -631,12 +585,13 @@ def build_report(manifest: RunManifest, records: Sequence[TrialRecord],
 
     control = control_modes(manifest, names, modes)
     roles = {n: grant_roles(m) for n, m in control.items()}
-    keep = _keeps(trails, records)
+    keep = kept_trails(trails, records)
+    shown = records if load_trails is None else with_trails(records, keep, load_trails)
     rows = [trial_row(manifest, record, scenarios.get(record.scored.scenario_id),
                       mode=control.get(record.scored.mode), roles=roles.get(record.scored.mode),
                       with_trail=kept)
-            for record, kept in zip(records, keep, strict=True)]
-    notes.append(_policy_note(trails, sum(keep), len(records)))
+            for record, kept in zip(shown, keep, strict=True)]
+    notes.append(policy_note(trails, sum(keep), len(records)))
     return RunReport(
         report_version=REPORT_VERSION,
         generated_at=generated_at if generated_at is not None else datetime.now(UTC),

@@ -37,8 +37,9 @@ from remit.harness.compare import (
 )
 from remit.harness.manifest import RunManifest
 from remit.harness.runner import TrialRecord
-from remit.reports.build import TESTED_METRICS, control_modes, tradeoff_rows, trial_id, trial_row
+from remit.reports.build import TESTED_METRICS, tradeoff_rows
 from remit.reports.model import ComparisonReport, FlipTrails, Outcome, TradeoffRow, TrialRow
+from remit.reports.trial_rows import control_modes, trial_id, trial_row
 from remit.scenarios import Suite
 
 __all__ = [

@@ -39,7 +39,9 @@ The renderer takes plain result objects and returns text; it prints nothing.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
+from typing import cast
 
 from pydantic import JsonValue
 
@@ -314,7 +316,13 @@ class _Need:
         self.action = self.write or (_action(step.arguments.get("action"))
                                      if step.tool == "request_action" else None)
         self.carried_by = _expected(step, None)
-        self.described = _described(_expected(step, mode))
+        self._mode = mode
+
+    @property
+    def described(self) -> str:
+        """What the plan expects, in the form the mode gives the agent (worked out only
+        for the one need a divergence names)."""
+        return _described(_expected(self.step, self._mode))
 
     @property
     def owners(self) -> bool:
@@ -335,8 +343,32 @@ class _Need:
                 and _key(step.call.tool, step.call.arguments) == self.key)
 
 
-def _needs(plan: Sequence[PlanStep], mode: ControlMode | None) -> list[_Need]:
-    """The plan's steps that count: writes and requests, in order."""
+class _Same:
+    """A cache key that hashes and compares by identity and keeps its object alive: for
+    immutable models that are not hashable (a plan's steps hold dicts)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __hash__(self) -> int:
+        return id(self.value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.value is self.value
+
+
+def _needs(plan: Sequence[PlanStep], mode: ControlMode | None) -> tuple[_Need, ...]:
+    """The plan's steps that count: writes and requests, in order (worked out once per
+    plan and mode: a report walks many trials of each scenario)."""
+    return _needs_of(_Same(plan), _Same(mode))
+
+
+@functools.lru_cache(maxsize=512)
+def _needs_of(plan_key: _Same, mode_key: _Same) -> tuple[_Need, ...]:
+    plan = cast("Sequence[PlanStep]", plan_key.value)
+    mode = cast("ControlMode | None", mode_key.value)
     needs: list[_Need] = []
     skus: _Key = ()
     for step in plan:
@@ -345,7 +377,7 @@ def _needs(plan: Sequence[PlanStep], mode: ControlMode | None) -> list[_Need]:
         if step.tool == Action.EDIT_LINES.value:
             skus = _skus(step.arguments)
         needs.append(_Need(step, skus, mode))
-    return needs
+    return tuple(needs)
 
 
 def _fatal_actions(scenario: Scenario) -> frozenset[Action]:
@@ -511,10 +543,25 @@ def divergence(record: TrialRecord, scenario: Scenario, *,
     steps = _steps(record.trail)
     found = _divergence(steps, scenario, _mode_of(record, mode),
                         failed=not record.scored.score.passed)
+    return _divergence_of(steps, found)
+
+
+def _divergence_of(steps: Sequence[_Step], found: tuple[int, str] | None) -> Divergence | None:
     if found is None:
         return None
     step = steps[found[0]]
     return Divergence(step=step.step, minute=step.minute, expected=found[1])
+
+
+def divergence_and_explanation(record: TrialRecord, scenario: Scenario, *,
+                               mode: ControlMode | None = None) -> tuple[Divergence | None, str]:
+    """:func:`divergence` and :func:`explain` (with its defaults) of one trial, from one
+    walk of its trail: what an approval trail shows of a failing trial."""
+    steps = _steps(record.trail)
+    failed = not record.scored.score.passed
+    found = _divergence(steps, scenario, _mode_of(record, mode), failed=failed)
+    return _divergence_of(steps, found), _explanation(record, scenario, steps, found,
+                                                      failed=failed)
 
 
 def first_divergence(record: TrialRecord, scenario: Scenario,
@@ -595,6 +642,15 @@ def explain(record: TrialRecord, scenario: Scenario, *, mode: ControlMode | None
     steps = _steps(record.trail)
     failed = not record.scored.score.passed or bool(broke)
     found = _divergence(steps, scenario, _mode_of(record, mode), failed=failed)
+    return _explanation(record, scenario, steps, found, failed=failed, broke=broke,
+                        agent=agent, max_lines=max_lines)
+
+
+def _explanation(record: TrialRecord, scenario: Scenario, steps: Sequence[_Step],
+                 found: tuple[int, str] | None, *, failed: bool,
+                 broke: Sequence[str] | None = None, agent: str | None = None,
+                 max_lines: int = MAX_LINES) -> str:
+    """The text of :func:`explain`, given the trail's steps and its divergence."""
     diverged = None if found is None else found[0]
     ended = list(record.scored.score.failures if broke is None else broke)
     if not ended:

@@ -66,7 +66,7 @@ from remit.reports.trial_sections import (
     trial_section,
 )
 
-__all__ = ["DEFAULT_MAX_TRIAL_SECTIONS", "render_comparison_html", "render_html"]
+__all__ = ["DEFAULT_MAX_TRIAL_SECTIONS", "html_pieces", "render_comparison_html", "render_html"]
 
 DEFAULT_MAX_TRIAL_SECTIONS = 1_000
 """Trial sections a page holds at most; beyond it, trials are counted, not shown."""
@@ -368,7 +368,9 @@ def _scenario_table(report: RunReport) -> str:
 # -- scenario and trial sections ------------------------------------------------------------
 
 
-def _trial_sections(report: RunReport, shown: set[str]) -> str:
+def _trial_sections(report: RunReport, shown: set[str]) -> list[str]:
+    """The trial sections, as the pieces of one part of the page (a large run's
+    sections are megabytes: they are never joined into a string of their own)."""
     rows = [t for t in report.trials if t.id in shown]
     failing = sum(not t.passed for t in rows)
     intro = (f"<p>{len(rows)} of {len(report.trials)} trials have a section here "
@@ -376,9 +378,10 @@ def _trial_sections(report: RunReport, shown: set[str]) -> str:
              "each is collapsed: open it for the approval trail, the transcript and the "
              f"swimlane.</p>{SWIMLANE_LEGEND}")
     scenarios = {s.scenario_id for s in report.scenarios}
-    body = "".join(trial_section(t, scenario_link=t.scenario_id in scenarios,
-                                 unmeasured=report.unmeasured_rates) for t in rows)
-    return f'<section id="trials"><h2>Trials</h2>{intro}{body}</section>'
+    return ['<section id="trials"><h2>Trials</h2>', intro,
+            *(trial_section(t, scenario_link=t.scenario_id in scenarios,
+                            unmeasured=report.unmeasured_rates) for t in rows),
+            "</section>"]
 
 
 def _closing(report: RunReport, shown: set[str], cap: int) -> str:
@@ -398,17 +401,56 @@ def _closing(report: RunReport, shown: set[str], cap: int) -> str:
             "nothing from the network and reads without JavaScript.</p></footer>")
 
 
-def _with_size(page: str) -> str:
-    """``page`` with its own size, in bytes when encoded as UTF-8, written in."""
+def _lines(parts: Sequence[str | list[str]]) -> list[str]:
+    """The pieces of ``parts`` joined by newlines (a list is a part in pieces)."""
+    pieces: list[str] = []
+    for index, part in enumerate(parts):
+        if index:
+            pieces.append("\n")
+        if isinstance(part, list):
+            pieces += part
+        else:
+            pieces.append(part)
+    return pieces
+
+
+def _with_size(pieces: list[str]) -> list[str]:
+    """``pieces`` with the size of the page they make, in bytes when encoded as UTF-8,
+    written where the size mark is.
+
+    The page is counted once, piece by piece, never joined or encoded whole: a large
+    run's page is megabytes.
+    """
+    marks = sum(piece.count(_SIZE_MARK) for piece in pieces)
+    rest = sum(len(piece) if piece.isascii() else len(piece.encode("utf-8"))
+               for piece in pieces) - marks * len(_SIZE_MARK.encode("utf-8"))
     text = "?"
     for _ in range(8):
-        filled = page.replace(_SIZE_MARK, text)
-        size = len(filled.encode("utf-8"))
+        size = rest + marks * len(text.encode("utf-8"))
         stated = f"{size:,} bytes ({size / 1_000_000:.2f} MB)"
         if stated == text:
             break
         text = stated
-    return page.replace(_SIZE_MARK, text)
+    return [piece.replace(_SIZE_MARK, text) if _SIZE_MARK in piece else piece
+            for piece in pieces]
+
+
+def html_pieces(report: RunReport, *,
+                max_trial_sections: int = DEFAULT_MAX_TRIAL_SECTIONS) -> list[str]:
+    """The page of :func:`render_html` in pieces, to be written one after another (the
+    page of a large run is never held whole)."""
+    shown = shown_trials(report.trials, max_trial_sections)
+    return _with_size(_lines([
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>remit report {html_text(report.manifest.run_id)}</title>"
+        f"<style>{STYLE}{CHART_STYLE}{SWIMLANE_STYLE}</style></head><body>",
+        _header(report), _summary(report.modes, report.unmeasured_rates),
+        _comparisons(report), _charts(report),
+        _failures(report), _scenario_table(report), scenario_sections(report, shown),
+        _trial_sections(report, shown), _closing(report, shown, max_trial_sections),
+        f"<script>{OPEN_TARGET_SCRIPT}</script></body></html>\n",
+    ]))
 
 
 def render_html(report: RunReport, *,
@@ -424,19 +466,7 @@ def render_html(report: RunReport, *,
         The page; write it with ``encoding="utf-8"`` (the closing note states the size
         of those bytes). The same report always gives the same text.
     """
-    shown = shown_trials(report.trials, max_trial_sections)
-    parts = [
-        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>remit report {html_text(report.manifest.run_id)}</title>"
-        f"<style>{STYLE}{CHART_STYLE}{SWIMLANE_STYLE}</style></head><body>",
-        _header(report), _summary(report.modes, report.unmeasured_rates),
-        _comparisons(report), _charts(report),
-        _failures(report), _scenario_table(report), scenario_sections(report, shown),
-        _trial_sections(report, shown), _closing(report, shown, max_trial_sections),
-        f"<script>{OPEN_TARGET_SCRIPT}</script></body></html>\n",
-    ]
-    return _with_size("\n".join(parts))
+    return "".join(html_pieces(report, max_trial_sections=max_trial_sections))
 
 
 # -- the report of a comparison ------------------------------------------------------------
@@ -541,4 +571,4 @@ def render_comparison_html(report: ComparisonReport) -> str:
         _comparison_trials(report), closing,
         f"<script>{OPEN_TARGET_SCRIPT}</script></body></html>\n",
     ]
-    return _with_size("\n".join(parts))
+    return "".join(_with_size(_lines(parts)))

@@ -51,7 +51,9 @@ def render_json(report: RunReport, *, indent: int | None = 2) -> str:
         report: the report.
         indent: spaces per level; ``None`` writes one compact line (large runs).
     """
-    return model_json(report, indent=indent) + "\n"
+    text = model_json(report, indent=indent)
+    text += "\n"  # in place: a large run's JSON is tens of megabytes, copied for nothing
+    return text
 
 
 def parse_report(text: str | bytes) -> RunReport:

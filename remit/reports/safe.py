@@ -42,6 +42,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import re
@@ -77,6 +78,18 @@ def html_text(text: str) -> str:
         >>> html_text("<img src=x onerror=alert(1)>")
         '&lt;img src=x onerror=alert(1)&gt;'
     """
+    if len(text) > _REMEMBERED_CHARS:
+        return html.escape(visible(text))
+    return _short_html_text(text)
+
+
+_REMEMBERED_CHARS = 200
+"""The longest text whose HTML form is remembered: a page escapes the same short texts
+(roles, actions, ids, verdicts) tens of thousands of times."""
+
+
+@functools.lru_cache(maxsize=16_384)
+def _short_html_text(text: str) -> str:
     return html.escape(visible(text))
 
 

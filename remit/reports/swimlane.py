@@ -22,6 +22,7 @@ Marks (each carries a ``<title>``, the browser's tooltip, so no script is needed
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from remit.reports.model import ApprovalTrail, DecisionRow, TranscriptLine
@@ -84,6 +85,7 @@ svg.swimlane .auc{fill:#fff;stroke:#9467bd;stroke-width:1.6}
 """The swimlanes' CSS, for the page's style sheet (marks carry classes, not colours)."""
 
 
+@functools.lru_cache(maxsize=4096)  # a page draws the same few hundred coordinates
 def _n(value: float) -> str:
     """A coordinate, short: ``12`` or ``12.5``."""
     text = f"{value:.1f}"

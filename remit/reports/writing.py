@@ -18,11 +18,12 @@ from typing import Literal
 from remit.harness import RunManifest, TrialRecord
 from remit.reports.build import build_report
 from remit.reports.comparison import comparison_json
-from remit.reports.html import render_comparison_html, render_html
+from remit.reports.html import html_pieces, render_comparison_html, render_html
 from remit.reports.jsonreport import render_json
 from remit.reports.junit import render_junit
 from remit.reports.markdown import render_comparison_markdown, render_markdown
 from remit.reports.model import ComparisonReport, RunReport
+from remit.reports.trial_rows import TrailLoader
 from remit.scenarios import Suite
 
 __all__ = ["REPORT_FORMATS", "ReportFormat", "comparison_format_for", "format_for",
@@ -59,13 +60,34 @@ def format_for(path: Path, fmt: str | None = None) -> ReportFormat:
 
 
 def write_report(manifest: RunManifest, records: Sequence[TrialRecord], suite: Suite | None,
-                 path: Path, fmt: str | None = None) -> Path:
-    """Build the report of a run and write it to ``path``; return the path written."""
+                 path: Path, fmt: str | None = None, *,
+                 load_trails: TrailLoader | None = None) -> Path:
+    """Build the report of a run and write it to ``path``; return the path written.
+
+    ``records`` carry their trails, or, with ``load_trails``, need not: the trails of the
+    trials the report shows are then read through it (see
+    :func:`~remit.reports.build_report`).
+    """
     chosen = format_for(path, fmt)
-    report = build_report(manifest, records, suite)
+    report = build_report(manifest, records, suite, load_trails=load_trails)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(_RENDERERS[chosen](report), encoding="utf-8")
+    # the HTML page is written piece by piece: a large run's page is never held whole
+    _write_text(path, *(html_pieces(report) if chosen == "html" else
+                        [_RENDERERS[chosen](report)]))
     return path
+
+
+_WRITTEN_CHARS = 1 << 20
+"""Characters encoded and written at a time: a large run's report is tens of megabytes,
+and encoding it whole would hold a second copy of it in memory."""
+
+
+def _write_text(path: Path, *pieces: str) -> None:
+    """Write ``pieces`` one after another to ``path`` as UTF-8, a slice at a time."""
+    with path.open("w", encoding="utf-8") as out:
+        for text in pieces:
+            for start in range(0, len(text), _WRITTEN_CHARS):
+                out.write(text[start:start + _WRITTEN_CHARS])
 
 
 def _comparison_json(report: ComparisonReport) -> str:
@@ -100,5 +122,5 @@ def write_comparison_report(report: ComparisonReport, path: Path,
     """
     chosen = comparison_format_for(path, fmt)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(_COMPARISON_RENDERERS[chosen](report), encoding="utf-8")
+    _write_text(path, _COMPARISON_RENDERERS[chosen](report))
     return path

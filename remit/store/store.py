@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from itertools import groupby
 from types import TracebackType
@@ -52,6 +52,7 @@ from remit.store.schema import ensure_schema
 from remit.store.tables import EVENTS, FIGURE_COLUMNS, RUNS, SCHEMA_VERSION, TRIALS
 from remit.store.tallying import read_tallies
 from remit.store.urls import describe_url, resolve_url, sqlite_path
+from remit.world import TrailEntry
 
 __all__ = ["RunListing", "Store"]
 
@@ -60,6 +61,9 @@ _TRIAL_COLUMNS = (TRIALS.c.pk, TRIALS.c.scenario_id, TRIALS.c.mode, TRIALS.c.tri
                   TRIALS.c.seed, TRIALS.c.attempts, TRIALS.c.infra_error, TRIALS.c.score)
 _SECONDS_SINCE = 2
 """The schema version that added ``trials.seconds``."""
+_TRAILS_PER_QUERY = 10_000
+"""Most trials whose trails :meth:`Store.trails` reads in one query: their ids are bound
+parameters, and SQLite allows 32,766 of them, PostgreSQL 65,535."""
 
 
 class RunListing(BaseModel):
@@ -446,6 +450,48 @@ class Store:
         def work(connection: Connection) -> tuple[ScenarioTally, ...]:
             self._require_run(connection, run_id)
             return read_tallies(connection, run_id, self._version)
+
+        return self._db.read(work)
+
+    def trails(self, run_id: str, keys: Collection[tuple[str, str, int]]
+               ) -> dict[tuple[str, str, int], tuple[TrailEntry, ...]]:
+        """The trails of chosen trials of a run, read in one query (per 10,000 trials).
+
+        A report shows the trails of a few of a run's trials (the failing ones and an
+        example of each scenario and mode): it reads every record without its trail
+        (``trials(run_id, with_trails=False)``), then only those trails, so the events
+        of the others are neither read nor parsed.
+
+        Args:
+            run_id: the run.
+            keys: the trials, as (scenario_id, mode, trial).
+
+        Returns:
+            Each key's trail, in order (empty for a trial that recorded none).
+
+        Raises:
+            UnknownRunError: no such run.
+            UnknownTrialError: a key names no stored trial of the run.
+        """
+        wanted = {trial_id_for(run_id, *key): key for key in keys}
+        ids = list(wanted)
+
+        def work(connection: Connection) -> dict[tuple[str, str, int], tuple[TrailEntry, ...]]:
+            self._require_run(connection, run_id)
+            payloads: dict[str, list[str]] = {}
+            for start in range(0, len(ids), _TRAILS_PER_QUERY):
+                rows = connection.execute(
+                    select(TRIALS.c.trial_id, EVENTS.c.payload)
+                    .select_from(TRIALS.outerjoin(EVENTS, EVENTS.c.trial_pk == TRIALS.c.pk))
+                    .where(TRIALS.c.trial_id.in_(ids[start:start + _TRAILS_PER_QUERY]))
+                    .order_by(TRIALS.c.pk, EVENTS.c.seq))
+                for trial_id, group in groupby(rows, key=lambda r: r.trial_id):
+                    payloads[trial_id] = [r.payload for r in group if r.payload is not None]
+            missing = next((i for i in ids if i not in payloads), None)
+            if missing is not None:
+                raise UnknownTrialError(self.database, missing,
+                                        self._known_trials(connection, missing))
+            return {wanted[i]: trail_from_payloads(payloads[i]) for i in ids}
 
         return self._db.read(work)
 

@@ -1,0 +1,64 @@
+"""The command line loads a command's libraries when that command runs: importing
+``remit.cli``, parsing arguments and printing any ``--help`` load none of the store,
+the charts, the model clients or the domain core (each in a fresh interpreter)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+HEAVY = ("sqlalchemy", "sqlmodel", "matplotlib", "openai", "mcp", "pint", "faker", "numpy",
+         "pydantic")
+"""Libraries no ``--help`` needs; together they took most of a second to import. (typer
+loads pydantic to coerce a parameter's value that is not already of its type: the
+groups' ``--help`` flags default to ``False`` so that a left-out one needs none.)"""
+
+_LOADED = """
+import json, sys
+{setup}
+print(json.dumps(sorted({{name.split(".")[0] for name in sys.modules}})))
+"""
+
+_EVERY_HELP = """
+import contextlib, io
+import typer.main
+from remit.cli import app
+
+def paths(command, prefix):
+    yield prefix
+    for name, sub in getattr(command, "commands", {}).items():
+        yield from paths(sub, [*prefix, name])
+
+for path in paths(typer.main.get_command(app), []):
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        app([*path, "--help"], prog_name="remit", standalone_mode=False)
+    assert "Usage: remit" in out.getvalue(), path
+"""
+
+
+def _loaded(setup: str, cwd: Path) -> set[str]:
+    """The top-level modules loaded in a fresh interpreter after ``setup``."""
+    shown = subprocess.run([sys.executable, "-c", _LOADED.format(setup=setup)],
+                           capture_output=True, text=True, check=True, cwd=cwd)
+    return set(json.loads(shown.stdout.splitlines()[-1]))
+
+
+def test_importing_the_cli_loads_no_heavy_library(tmp_path: Path) -> None:
+    loaded = _loaded("import remit.cli", tmp_path)
+    assert {"remit", "typer"} <= loaded
+    assert loaded.isdisjoint(HEAVY), sorted(loaded & set(HEAVY))
+
+
+def test_every_help_loads_no_heavy_library(tmp_path: Path) -> None:
+    loaded = _loaded(_EVERY_HELP, tmp_path)
+    assert "rich" in loaded  # the help was drawn
+    assert loaded.isdisjoint(HEAVY), sorted(loaded & set(HEAVY))
+
+
+def test_importing_remit_loads_its_names_on_first_use(tmp_path: Path) -> None:
+    assert "pydantic" not in _loaded("import remit", tmp_path)
+    loaded = _loaded("from remit import Catalogue, RemitError\n"
+                     "assert Catalogue.__module__.startswith('remit.catalogue')", tmp_path)
+    assert "pydantic" in loaded
