@@ -221,10 +221,7 @@ class World:
         ]
         if args.dn is not None:
             constraints.append(Constraint(attribute="dn", op=ConstraintOp.EQ, value=float(args.dn)))
-        found = [
-            v for v in self.catalogue.variants_of(args.family)
-            if all(c.matches(v) for c in constraints)
-        ]
+        found = self.catalogue.matching(args.family, constraints)
         return ToolResult.success("search_catalogue", {
             "count": len(found),
             "results": [_summary(v) for v in found[: args.limit]],
