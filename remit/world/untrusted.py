@@ -262,7 +262,73 @@ def check_arguments(arguments: object) -> tuple[dict[str, JsonValue], str | None
         clause naming the limit and where (``arguments nest deeper than 32 levels (at
         a.a.a...)``).
     """
-    return _Scan().run(arguments)
+    try:
+        plain = _Plain()
+        copy = plain.copy(arguments, 0)
+    except _NotPlain:
+        return _Scan().run(arguments)
+    if not isinstance(copy, dict) or plain.chars > MAX_ARGUMENTS_CHARS:
+        return _Scan().run(arguments)
+    return copy, None
+
+
+class _NotPlain(Exception):
+    """Arguments :class:`_Plain` leaves to the full scan."""
+
+
+_PLAIN_DEPTH = 8
+"""How deep :class:`_Plain` follows arguments; deeper ones are left to the scan."""
+
+
+class _Plain:
+    """The common case, fast: plain ``dict``, ``list``, ``str``, ``int``, ``float``,
+    ``bool`` and ``None`` values well within every limit, whose keys need no cleaning.
+
+    For such arguments the copy and the character count are the ones :class:`_Scan`
+    makes, and the scan would find no limit broken; anything else (a limit near or
+    broken, another type, a key with a lone surrogate) raises :class:`_NotPlain` and the
+    scan decides, with its exact message.
+    """
+
+    def __init__(self) -> None:
+        self.chars = 0
+
+    def copy(self, item: object, level: int) -> JsonValue:
+        kind = type(item)
+        if kind is str:
+            assert isinstance(item, str)
+            if len(item) > MAX_STRING_CHARS:
+                raise _NotPlain
+            self.chars += len(item) + 2
+            return clean_text(item)
+        if kind is int:
+            assert isinstance(item, int)
+            digits = _digits(item)
+            if digits > MAX_INTEGER_DIGITS:
+                raise _NotPlain
+            self.chars += digits
+            return item
+        if kind is float:
+            self.chars += 24
+            return item  # type: ignore[return-value]  # a float, as kind says
+        if kind is bool or item is None:
+            self.chars += 5
+            return item  # type: ignore[return-value]  # a bool or None, as kind says
+        if level >= _PLAIN_DEPTH or (kind is not dict and kind is not list):
+            raise _NotPlain
+        assert isinstance(item, dict | list)
+        if len(item) > MAX_ITEMS:
+            raise _NotPlain
+        self.chars += 2 + len(item)
+        if isinstance(item, list):
+            return [self.copy(child, level + 1) for child in item]
+        members: dict[str, JsonValue] = {}
+        for key, child in item.items():
+            if type(key) is not str or len(key) > MAX_STRING_CHARS or clean_text(key) is not key:
+                raise _NotPlain  # the scan says which key; cleaning could merge two keys
+            self.chars += len(key) + 3
+            members[key] = self.copy(child, level + 1)
+        return members
 
 
 class _Short(reprlib.Repr):
