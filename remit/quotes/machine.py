@@ -56,11 +56,22 @@ __all__ = ["available_actions", "edit_lines", "fire", "quote_machine"]
 _LOG = logging.getLogger(__name__)
 
 
+class _Checked:
+    """Passed with a trigger by :func:`_commit`: the guards were computed on this very
+    quote and context just before (they found nothing), and nothing ran in between."""
+
+
+_CHECKED = _Checked()
+
+
 def _guards_pass(action: Action, event: EventData) -> bool:
-    """The machine's condition for ``action``: the guards of :mod:`remit.quotes.guards`."""
+    """The machine's condition for ``action``: the guards of :mod:`remit.quotes.guards`
+    (not computed twice when :func:`fire` or :func:`edit_lines` has just done so)."""
     quote, ctx = event.model, event.kwargs.get("ctx")
     if not isinstance(quote, Quote) or not isinstance(ctx, TransitionContext):
         return False
+    if event.kwargs.get("checked") is _CHECKED:
+        return True
     return not guard_failures(quote, action, ctx)
 
 
@@ -127,7 +138,10 @@ def _commit(
     ctx: TransitionContext,
     new_version: QuoteVersion | None = None,
 ) -> TransitionRecord:
-    """Trigger the machine, then apply the side effects (all built beforehand)."""
+    """Trigger the machine, then apply the side effects (all built beforehand).
+
+    Called only once the guards have found nothing for this quote and context.
+    """
     bound = quote.current if new_version is None else new_version
     record = _record(quote, action, ctx, bound)
     # side effects are built before the trigger so that nothing can fail after it
@@ -165,7 +179,7 @@ def _commit(
     )
 
     # new versions are appended after the trigger: its conditions see what the guards saw
-    if not quote_machine().events[action.value].trigger(quote, ctx=ctx):
+    if not quote_machine().events[action.value].trigger(quote, ctx=ctx, checked=_CHECKED):
         reasons = guard_failures(quote, action, ctx) or ["a machine condition refused it"]
         raise GuardFailedError(quote.id, action.value, reasons)
 

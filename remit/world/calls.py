@@ -53,6 +53,17 @@ class ToolResult(BaseModel):
         return cls(tool=tool, ok=True, content=content)
 
     @classmethod
+    def answer(cls, tool: str, content: dict[str, JsonValue]) -> ToolResult:
+        """A successful result whose content the world built from its own records.
+
+        Such content is plain JSON by construction (``str``, ``int``, ``float``,
+        ``bool``, ``None``, lists and string-keyed dicts, built fresh for this answer),
+        so it is not validated again: a tool result is the largest model of a step.
+        Use :meth:`success` for content from anywhere else.
+        """
+        return cls.model_construct(tool=tool, ok=True, content=content)
+
+    @classmethod
     def failure(cls, tool: str, code: ErrorCode, message: str) -> ToolResult:
         """A failed result with a structured error."""
         return cls(tool=tool, ok=False, error=ToolError(code=code, message=message))

@@ -47,7 +47,7 @@ def communicate(world: World, role: Role, tool: str, args: BaseModel) -> ToolRes
         return _withdraw(world, role, args)
     assert isinstance(args, EndArgs)
     world.end("agent_end" if role is Role.AGENT else "terminal_state", args.summary)
-    return ToolResult.success("end", {"ended": True})
+    return ToolResult.answer("end", {"ended": True})
 
 
 def _deliver(world: World, role: Role, tool: str, to: Role, text: str, *,
@@ -64,7 +64,7 @@ def _deliver(world: World, role: Role, tool: str, to: Role, text: str, *,
     content: dict[str, JsonValue] = {"delivered": True, "to": to.value}
     if handoff_id is not None:
         content["handoff_id"] = handoff_id
-    return ToolResult.success(tool, content)
+    return ToolResult.answer(tool, content)
 
 
 def _message(world: World, role: Role, args: MessageArgs) -> ToolResult:
@@ -137,7 +137,7 @@ def _withdraw(world: World, role: Role, args: WithdrawArgs) -> ToolResult:
                               event="withdrawn", requester=role, owner=handoff.owner,
                               action=handoff.action, quote_id=handoff.quote_id,
                               reason=args.reason))
-    return ToolResult.success("withdraw", {"handoff_id": handoff.id, "status": "withdrawn"})
+    return ToolResult.answer("withdraw", {"handoff_id": handoff.id, "status": "withdrawn"})
 
 
 def decline(world: World, handoff: Handoff, reason: str) -> None:

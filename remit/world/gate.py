@@ -134,7 +134,7 @@ def _trigger(world: World, action: Action, quote: Quote, *, args: BaseModel, inp
                                   event="completed", requester=handoff.requester,
                                   owner=handoff.owner, action=action, quote_id=quote.id))
     _after(world, action, quote)
-    return ToolResult.success(tool, {"quote_id": quote.id, "state": quote.state,
+    return ToolResult.answer(tool, {"quote_id": quote.id, "state": quote.state,
                                      "version": quote.current.number,
                                      "version_hash": quote.current_hash})
 
@@ -203,10 +203,10 @@ def line_facts(lines: Sequence[QuoteLine]) -> dict[str, Decimal | None]:
 
 def _request(world: World, role: Role, action: Action, quote: Quote,
              inputs: _Inputs) -> Request:
-    lines = inputs.lines or quote.current.lines
+    facts = line_facts(inputs.lines) if inputs.lines else world.current_facts(quote)
     evidence = inputs.evidence
     context = RequestContext(
-        **line_facts(lines),
+        **facts,
         evidence=tuple(CitedEvidence(id=doc.id, kind=doc.kind.value,
                                      released=doc.status.value == "released")
                        for doc in evidence),

@@ -7,7 +7,8 @@ nothing an agent sends can raise out of a trial or make the trial unstorable:
 - :func:`clean_text` and :func:`clean`: every lone UTF-16 surrogate (``"\\ud800"``,
   which ``json.loads`` produces from ``"\\\\ud800"``) and any other code point UTF-8
   cannot encode is replaced by U+FFFD, in every string, keys included;
-- :func:`check_arguments`: a call's arguments, cleaned, or the one limit they break
+- :func:`check_arguments` (and :func:`read_arguments`, which also finds the long
+  strings): a call's arguments, cleaned, or the one limit they break
   (:data:`MAX_ARGUMENT_DEPTH` levels, :data:`MAX_ARGUMENTS_CHARS` characters as JSON,
   :data:`MAX_STRING_CHARS` per string, :data:`MAX_ITEMS` per list or object,
   :data:`MAX_INTEGER_DIGITS` per integer, JSON values only); the world answers a
@@ -37,6 +38,7 @@ from __future__ import annotations
 import re
 import reprlib
 from collections.abc import Mapping
+from typing import NamedTuple
 
 from pydantic import JsonValue
 
@@ -48,6 +50,7 @@ __all__ = [
     "MAX_STRING_CHARS",
     "MAX_TOOL_NAME_CHARS",
     "QUOTE_CHARS",
+    "ReadArguments",
     "check_arguments",
     "clean",
     "clean_text",
@@ -56,6 +59,7 @@ __all__ = [
     "describe_exception",
     "long_strings",
     "quote",
+    "read_arguments",
     "shorten",
     "tool_name",
     "unrecorded_arguments",
@@ -262,14 +266,36 @@ def check_arguments(arguments: object) -> tuple[dict[str, JsonValue], str | None
         clause naming the limit and where (``arguments nest deeper than 32 levels (at
         a.a.a...)``).
     """
+    found = read_arguments(arguments)
+    return found.arguments, found.problem
+
+
+class ReadArguments(NamedTuple):
+    """A call's arguments as :func:`read_arguments` reads them.
+
+    Attributes:
+        arguments: the cleaned copy (``{}`` when a limit is broken).
+        problem: the limit they break, or ``None`` (see :func:`check_arguments`).
+        long: :func:`long_strings` of the copy.
+    """
+
+    arguments: dict[str, JsonValue]
+    problem: str | None
+    long: tuple[str, ...]
+
+
+def read_arguments(arguments: object) -> ReadArguments:
+    """:func:`check_arguments` and :func:`long_strings` of the copy, in one pass for the
+    plain arguments nearly every call sends."""
     try:
         plain = _Plain()
         copy = plain.copy(arguments, 0)
     except _NotPlain:
-        return _Scan().run(arguments)
-    if not isinstance(copy, dict) or plain.chars > MAX_ARGUMENTS_CHARS:
-        return _Scan().run(arguments)
-    return copy, None
+        copy = None
+    if isinstance(copy, dict) and plain.chars <= MAX_ARGUMENTS_CHARS:
+        return ReadArguments(copy, None, long_strings(copy) if plain.long else ())
+    scanned, problem = _Scan().run(arguments)
+    return ReadArguments(scanned, problem, long_strings(scanned))
 
 
 class _NotPlain(Exception):
@@ -292,6 +318,7 @@ class _Plain:
 
     def __init__(self) -> None:
         self.chars = 0
+        self.long = False  # a string or key longer than QUOTE_CHARS (see long_strings)
 
     def copy(self, item: object, level: int) -> JsonValue:
         kind = type(item)
@@ -300,6 +327,7 @@ class _Plain:
             if len(item) > MAX_STRING_CHARS:
                 raise _NotPlain
             self.chars += len(item) + 2
+            self.long = self.long or len(item) > QUOTE_CHARS
             return clean_text(item)
         if kind is int:
             assert isinstance(item, int)
@@ -327,6 +355,7 @@ class _Plain:
             if type(key) is not str or len(key) > MAX_STRING_CHARS or clean_text(key) is not key:
                 raise _NotPlain  # the scan says which key; cleaning could merge two keys
             self.chars += len(key) + 3
+            self.long = self.long or len(key) > QUOTE_CHARS
             members[key] = self.copy(child, level + 1)
         return members
 

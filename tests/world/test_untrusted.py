@@ -22,6 +22,7 @@ from remit.world.untrusted import (
     describe_exception,
     long_strings,
     quote,
+    read_arguments,
     shorten,
     tool_name,
 )
@@ -110,8 +111,10 @@ def test_long_values_are_cut_from_any_message() -> None:
                    "again")
 
 
-_TEXT = st.lists(st.sampled_from(["a", "é", "\ud800", "\udfff", "😀"]), max_size=5).map("".join)
-_PLAIN_KEYS = st.sampled_from(["sku", "quote_id", "lines", "text", "é"])
+_TEXT = st.one_of(
+    st.lists(st.sampled_from(["a", "é", "\ud800", "\udfff", "😀"]), max_size=5).map("".join),
+    st.sampled_from(["v" * 80, "v" * 81]))  # at and past the length an error message quotes
+_PLAIN_KEYS = st.sampled_from(["sku", "quote_id", "lines", "text", "é", "k" * 81])
 _PLAIN = st.recursive(  # what agents send: the fast path takes it
     st.one_of(st.none(), st.booleans(), st.floats(), st.integers(), _TEXT),
     lambda children: st.one_of(st.lists(children, max_size=4),
@@ -150,3 +153,4 @@ def test_the_fast_path_answers_as_the_scan(arguments: object) -> None:
     scanned = _Scan().run(arguments)
     assert found == scanned
     assert json.dumps(found, default=repr) == json.dumps(scanned, default=repr)
+    assert read_arguments(arguments) == (*scanned, long_strings(scanned[0]))
