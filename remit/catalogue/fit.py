@@ -45,6 +45,7 @@ from remit.catalogue.requirements import (
     SiteTruths,
 )
 from remit.catalogue.units import Unit
+from remit.trusted import trusted
 
 __all__ = [
     "TORQUE_SAFETY_FACTOR",
@@ -100,6 +101,9 @@ class RuleResult(BaseModel):
 
 def _result(rule: RuleId, passed: bool, text: str, *skus: str) -> RuleResult:
     verdict = "passes" if passed else "fails"
+    if type(passed) is bool and all(type(sku) is str for sku in skus):
+        return trusted(RuleResult, {"rule": rule, "passed": passed,
+                                    "reason": f"{rule} {verdict}: {text}", "skus": skus})
     return RuleResult(rule=rule, passed=passed, reason=f"{rule} {verdict}: {text}", skus=skus)
 
 

@@ -35,6 +35,7 @@ from remit.errors import InfrastructureError, RunAbortedError
 from remit.harness.driving import drive, interruptible
 from remit.quotes import QuoteState, is_terminal
 from remit.scenarios import Scenario
+from remit.trusted import trusted
 from remit.world import (
     ErrorEntry,
     MessageEntry,
@@ -169,8 +170,8 @@ class TrialLoop:
         inbox = self.world.inboxes[Role.AGENT]
         new = tuple(inbox[self.seen:])
         self.seen = len(inbox)
-        return Observation(step=self.world.step, minute=self.world.minute, result=result,
-                           messages=new)
+        return trusted(Observation, {"step": self.world.step, "minute": self.world.minute,
+                                     "result": result, "messages": new})
 
     def agent_failed(self, exc: BaseException) -> None:
         """End the trial as ``agent_error`` because the agent raised ``exc``; its text is

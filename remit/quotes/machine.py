@@ -50,6 +50,7 @@ from remit.quotes.states import (
     allowed_from,
     destination,
 )
+from remit.trusted import trusted
 
 __all__ = ["available_actions", "edit_lines", "fire", "quote_machine"]
 
@@ -118,18 +119,21 @@ def _check_source(quote: Quote, action: Action) -> None:
 def _record(
     quote: Quote, action: Action, ctx: TransitionContext, version: QuoteVersion
 ) -> TransitionRecord:
-    return TransitionRecord(
-        quote_id=quote.id,
-        action=action,
-        from_state=QuoteState(quote.state),
-        to_state=destination(action),
-        version_number=version.number,
-        version_hash=version.content_hash,
-        actor_id=ctx.actor_id,
-        role=ctx.role,
-        minute=ctx.now_minute,
-        reason=ctx.justification if action is Action.SUBMIT else ctx.reason,
-    )
+    values: dict[str, object] = {
+        "quote_id": quote.id,
+        "action": action,
+        "from_state": QuoteState(quote.state),
+        "to_state": destination(action),
+        "version_number": version.number,
+        "version_hash": version.content_hash,
+        "actor_id": ctx.actor_id,
+        "role": ctx.role,
+        "minute": ctx.now_minute,
+        "reason": ctx.justification if action is Action.SUBMIT else ctx.reason,
+    }
+    if type(quote.id) is str:  # the rest comes from a validated context and version
+        return trusted(TransitionRecord, values)
+    return TransitionRecord.model_validate(values)
 
 
 def _commit(
@@ -146,34 +150,35 @@ def _commit(
     record = _record(quote, action, ctx, bound)
     # side effects are built before the trigger so that nothing can fail after it
     approval: Approval | None = None
+    # from the validated context and the quote's own version: built without validation
     if action in (Action.APPROVE, Action.DENY):
-        approval = Approval(
-            role=ctx.role,
-            actor_id=ctx.actor_id,
-            version_hash=quote.current_hash,
-            minute=ctx.now_minute,
-            decision="approve" if action is Action.APPROVE else "deny",
-            reason=ctx.reason,
-        )
+        approval = trusted(Approval, {
+            "role": ctx.role,
+            "actor_id": ctx.actor_id,
+            "version_hash": quote.current_hash,
+            "minute": ctx.now_minute,
+            "decision": "approve" if action is Action.APPROVE else "deny",
+            "reason": ctx.reason,
+        })
     submission = (
-        Submission(
-            role=ctx.role,
-            actor_id=ctx.actor_id,
-            version_hash=quote.current_hash,
-            minute=ctx.now_minute,
-            justification=ctx.justification,
-        )
+        trusted(Submission, {
+            "role": ctx.role,
+            "actor_id": ctx.actor_id,
+            "version_hash": quote.current_hash,
+            "minute": ctx.now_minute,
+            "justification": ctx.justification,
+        })
         if action is Action.SUBMIT
         else None
     )
     confirmation = (
-        FitConfirmation(
-            role=ctx.role,
-            actor_id=ctx.actor_id,
-            version_hash=quote.current_hash,
-            evidence_ids=tuple(doc.id for doc in ctx.evidence),
-            minute=ctx.now_minute,
-        )
+        trusted(FitConfirmation, {
+            "role": ctx.role,
+            "actor_id": ctx.actor_id,
+            "version_hash": quote.current_hash,
+            "evidence_ids": tuple(doc.id for doc in ctx.evidence),
+            "minute": ctx.now_minute,
+        })
         if action is Action.CONFIRM_FIT
         else None
     )

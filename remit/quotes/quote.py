@@ -18,6 +18,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Literal
 
@@ -134,6 +135,13 @@ class TransitionRecord(BaseModel):
     reason: str = ""
 
 
+@functools.lru_cache(maxsize=64)
+def _first_empty_version(created_minute: int) -> QuoteVersion:
+    """Version 1 of a quote opened without lines (immutable, so every such quote opened
+    at the same minute shares one; its hash is worked out once per process)."""
+    return QuoteVersion.build(1, (), created_minute)
+
+
 class Quote:
     """A quote for industrial valves and the record of its approvals and orders.
 
@@ -186,7 +194,9 @@ class Quote:
         self.certificate_required = certificate_required
         self.created_minute = created_minute
         self._state: str = QuoteState.DRAFT.value
-        self.versions: list[QuoteVersion] = [QuoteVersion.build(1, lines, created_minute)]
+        self.versions: list[QuoteVersion] = [
+            QuoteVersion.build(1, lines, created_minute) if lines
+            else _first_empty_version(created_minute)]
         self.approvals: list[Approval] = []
         self.fit_confirmation: FitConfirmation | None = None
         self.submission: Submission | None = None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
+from remit.trusted import trusted
 from remit.world.trail import ErrorCode
 
 __all__ = ["ToolCall", "ToolError", "ToolResult"]
@@ -58,10 +59,11 @@ class ToolResult(BaseModel):
 
         Such content is plain JSON by construction (``str``, ``int``, ``float``,
         ``bool``, ``None``, lists and string-keyed dicts, built fresh for this answer),
-        so it is not validated again: a tool result is the largest model of a step.
-        Use :meth:`success` for content from anywhere else.
+        so it is not validated again (:func:`~remit.trusted.trusted`): a tool result
+        is the largest model of a step. Use :meth:`success` for content from anywhere
+        else.
         """
-        return cls.model_construct(tool=tool, ok=True, content=content)
+        return trusted(cls, {"tool": tool, "ok": True, "content": content, "error": None})
 
     @classmethod
     def failure(cls, tool: str, code: ErrorCode, message: str) -> ToolResult:

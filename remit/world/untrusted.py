@@ -277,11 +277,15 @@ class ReadArguments(NamedTuple):
         arguments: the cleaned copy (``{}`` when a limit is broken).
         problem: the limit they break, or ``None`` (see :func:`check_arguments`).
         long: :func:`long_strings` of the copy.
+        plain: the copy holds only ``dict``, ``list``, ``str``, ``int``, ``float``,
+            ``bool`` and ``None``, exactly those types (no subclass), as validating it
+            as JSON would leave it.
     """
 
     arguments: dict[str, JsonValue]
     problem: str | None
     long: tuple[str, ...]
+    plain: bool
 
 
 def read_arguments(arguments: object) -> ReadArguments:
@@ -293,9 +297,9 @@ def read_arguments(arguments: object) -> ReadArguments:
     except _NotPlain:
         copy = None
     if isinstance(copy, dict) and plain.chars <= MAX_ARGUMENTS_CHARS:
-        return ReadArguments(copy, None, long_strings(copy) if plain.long else ())
+        return ReadArguments(copy, None, long_strings(copy) if plain.long else (), True)
     scanned, problem = _Scan().run(arguments)
-    return ReadArguments(scanned, problem, long_strings(scanned))
+    return ReadArguments(scanned, problem, long_strings(scanned), False)
 
 
 class _NotPlain(Exception):

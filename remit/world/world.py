@@ -20,6 +20,7 @@ from remit.authority import Role
 from remit.catalogue import Constraint, ConstraintOp, Unit, Variant, parse_unit
 from remit.errors import RemitError
 from remit.quotes import GoodsReceipt, PurchaseOrder, Quote, QuoteVersion
+from remit.trusted import trusted
 from remit.world import conversation, gate, untrusted
 from remit.world.calls import ToolCall, ToolResult
 from remit.world.handoffs import Handoff
@@ -112,8 +113,13 @@ class World:
         """Record an error entry and return it as the call's result (any long string of
         the call's arguments still in ``message`` cut to a short quote)."""
         message = untrusted.cut_long_values(message, self._long)
-        self.record(ErrorEntry(step=self.step, minute=self.minute, actor=role, tool=tool,
-                               code=code, message=message))
+        if type(tool) is str and type(message) is str:
+            self.record(trusted(ErrorEntry, {
+                "step": self.step, "minute": self.minute, "kind": "error", "actor": role,
+                "tool": tool, "code": code, "message": message}))
+        else:  # a name of the agent's that is no plain str: validation makes it one
+            self.record(ErrorEntry(step=self.step, minute=self.minute, actor=role, tool=tool,
+                                   code=code, message=message))
         return ToolResult.failure(tool, code, message)
 
     def current_facts(self, quote: Quote) -> dict[str, Decimal | None]:
@@ -154,12 +160,17 @@ class World:
         """
         self.step += 1
         tool = untrusted.tool_name(call.tool)
-        arguments, problem, long = untrusted.read_arguments(call.arguments)
+        arguments, problem, long, plain = untrusted.read_arguments(call.arguments)
         self._long = (tool, *long)
-        recorded = (arguments if problem is None
-                    else untrusted.unrecorded_arguments(call.arguments, problem))
-        self.record(ToolCallEntry(step=self.step, minute=self.minute, actor=role, tool=tool,
-                                  arguments=recorded))
+        if plain and type(tool) is str:  # plain JSON, copied just now: as validation makes it
+            self.record(trusted(ToolCallEntry, {
+                "step": self.step, "minute": self.minute, "kind": "tool_call", "actor": role,
+                "tool": tool, "arguments": arguments}))
+        else:
+            recorded = (arguments if problem is None
+                        else untrusted.unrecorded_arguments(call.arguments, problem))
+            self.record(ToolCallEntry(step=self.step, minute=self.minute, actor=role,
+                                      tool=tool, arguments=recorded))
         if self.ended is not None:
             return self.fail(role, tool, "bad_arguments",
                              "the conversation has ended; no further tool calls are taken")
