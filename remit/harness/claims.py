@@ -323,6 +323,15 @@ def _authority_check(text: _Text, claim: StatedAuthority, done: list[DoneAction]
                   problem=authority_verdict(claim.action, claim.party, done))
 
 
+def _cited_verdict(catalogue: Catalogue, sku: str, name: str, value: float | str,
+                   unit: str | None) -> str | None:
+    """:func:`attribute_verdict` of a citation, kept by the (immutable) catalogue: the
+    same records are cited in trial after trial. The key names the value exactly (its
+    type and ``repr``)."""
+    key = ("remit.harness.cited_verdict", sku, name, type(value), repr(value), unit)
+    return catalogue.derived(key, lambda: attribute_verdict(catalogue, sku, name, value, unit))
+
+
 def _citation_checks(world: World) -> list[ClaimCheck]:
     quote = world.quote
     versions = {version.number: version for version in quote.versions}
@@ -344,8 +353,8 @@ def _citation_checks(world: World) -> list[ClaimCheck]:
                     continue
                 seen.add(key)
                 stated = f"{snapshot.sku} {snapshot.name}={_shown(snapshot.value, unit)}"
-                problem = attribute_verdict(world.catalogue, snapshot.sku, snapshot.name,
-                                            snapshot.value, unit)
+                problem = _cited_verdict(world.catalogue, snapshot.sku, snapshot.name,
+                                         snapshot.value, unit)
                 checks.append(_verdict(
                     ClaimKind.ATTRIBUTE, ClaimSource.QUOTE_LINE, step=entry.step, where=where,
                     stated=stated, sentence="", reason=None if problem is None else

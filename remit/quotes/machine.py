@@ -46,9 +46,11 @@ from remit.quotes.quote import (
 from remit.quotes.states import (
     TRANSITIONS,
     QuoteState,
+    action_of,
     actions_from,
     allowed_from,
     destination,
+    state_of,
 )
 from remit.trusted import trusted
 
@@ -122,7 +124,7 @@ def _record(
     values: dict[str, object] = {
         "quote_id": quote.id,
         "action": action,
-        "from_state": QuoteState(quote.state),
+        "from_state": state_of(quote.state),
         "to_state": destination(action),
         "version_number": version.number,
         "version_hash": version.content_hash,
@@ -230,7 +232,7 @@ def fire(quote: Quote, action: Action, ctx: TransitionContext) -> TransitionReco
         GuardFailedError: a business rule blocked it; ``reasons`` say what to do.
         QuoteEditError: ``action`` is ``edit_lines``.
     """
-    action = Action(action)
+    action = action_of(action)
     _check_source(quote, action)
     if action is Action.EDIT_LINES:
         raise QuoteEditError(

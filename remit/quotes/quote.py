@@ -29,7 +29,7 @@ from remit.catalogue.attributes import CertificateGrade
 from remit.quotes.documents import QuoteLine, QuoteVersion
 from remit.quotes.orders import GoodsReceipt, Invoice, PurchaseOrder
 from remit.quotes.policy import CommercialPolicy
-from remit.quotes.states import QuoteState
+from remit.quotes.states import QuoteState, state_of
 
 __all__ = [
     "Approval",
@@ -217,7 +217,7 @@ class Quote:
 
     @state.setter
     def state(self, value: str) -> None:
-        self._state = QuoteState(value).value
+        self._state = state_of(value).value
 
     @property
     def current(self) -> QuoteVersion:
