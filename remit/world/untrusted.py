@@ -105,6 +105,8 @@ _REPLACEMENT = "\ufffd"
 def clean_text(text: str) -> str:
     """``text`` with every code point UTF-8 cannot encode (lone surrogates) replaced by
     U+FFFD; the same string when there is none."""
+    if text.isascii():  # the usual case, and fast: ASCII has no surrogate
+        return text
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
@@ -354,13 +356,20 @@ class _Plain:
         self.chars += 2 + len(item)
         if isinstance(item, list):
             return [self.copy(child, level + 1) for child in item]
+        return self._members(item, level)
+
+    def _members(self, item: dict[object, object], level: int) -> dict[str, JsonValue]:
         members: dict[str, JsonValue] = {}
         for key, child in item.items():
             if type(key) is not str or len(key) > MAX_STRING_CHARS or clean_text(key) is not key:
                 raise _NotPlain  # the scan says which key; cleaning could merge two keys
             self.chars += len(key) + 3
             self.long = self.long or len(key) > QUOTE_CHARS
-            members[key] = self.copy(child, level + 1)
+            if type(child) is str and len(child) <= QUOTE_CHARS:  # most values: inline
+                self.chars += len(child) + 2
+                members[key] = clean_text(child)
+            else:
+                members[key] = self.copy(child, level + 1)
         return members
 
 

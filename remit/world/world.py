@@ -225,15 +225,7 @@ class World:
     # -- read tools ---------------------------------------------------------------------
 
     def _read(self, role: Role, tool: str, args: BaseModel) -> ToolResult:
-        readers: dict[str, Callable[[Role, BaseModel], ToolResult]] = {
-            "search_catalogue": self._search,
-            "get_product": self._product,
-            "get_evidence": self._evidence,
-            "get_quote": self._get_quote,
-            "get_order": self._order,
-            "get_site_facts": self._site_facts,
-        }
-        return readers[tool](role, args)
+        return _READERS[tool](self, role, args)
 
     def _search(self, role: Role, args: BaseModel) -> ToolResult:
         assert isinstance(args, SearchCatalogueArgs)
@@ -322,6 +314,17 @@ class World:
     def actor_id(self, role: Role) -> str:
         """The actor id of ``role`` in this trial."""
         return ACTOR_IDS[role]
+
+
+_READERS: dict[str, Callable[[World, Role, BaseModel], ToolResult]] = {
+    "search_catalogue": World._search,
+    "get_product": World._product,
+    "get_evidence": World._evidence,
+    "get_quote": World._get_quote,
+    "get_order": World._order,
+    "get_site_facts": World._site_facts,
+}
+"""The read tools, by name."""
 
 
 def _detail(text: str, long: tuple[str, ...]) -> str:
