@@ -182,11 +182,11 @@ class OracleAgent:
                                                     "reason": reason})
 
 
+_ACTIONS = {action.value: action for action in Action}
+
+
 def _action_of(tool: str) -> Action | None:
-    try:
-        return Action(tool)
-    except ValueError:
-        return None
+    return _ACTIONS.get(tool)
 
 
 def _quote_id(step: PlanStep) -> str:

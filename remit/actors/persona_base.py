@@ -91,7 +91,16 @@ class PersonaBase(ABC):
     def __init__(self, scenario: Scenario, seed: int) -> None:
         self.scenario = scenario
         self.config: PersonaConfig = scenario.persona(self.ROLE)
-        self.rng = random.Random(f"{seed}/{self.ROLE.value}")
+        self._seed = f"{seed}/{self.ROLE.value}"
+        self._rng: random.Random | None = None
+
+    @property
+    def rng(self) -> random.Random:
+        """The persona's own random generator (phrasing only), seeded on first use: a
+        persona that never chooses a phrasing in a trial never pays for seeding it."""
+        if self._rng is None:
+            self._rng = random.Random(self._seed)
+        return self._rng
 
     @property
     def role(self) -> Role:

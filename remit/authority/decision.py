@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -27,10 +26,10 @@ from remit.authority.conditions import ConditionKind, Predicate
 from remit.authority.policy import AuthorityMap, MapIndex
 from remit.authority.request import Request
 from remit.authority.roles import Role
+from remit.trusted import trusted
 
 __all__ = ["Decision", "Unmet", "decide"]
 
-_M = TypeVar("_M", bound=BaseModel)
 _NO_PREDICATES: Mapping[str, Predicate] = MappingProxyType({})
 
 
@@ -111,7 +110,7 @@ def decide(
                 met = False
                 sentence = condition.explain(request, preds, False, False)
                 unmet.append(
-                    _trusted(
+                    trusted(
                         Unmet,
                         {
                             "grant_id": grant.id,
@@ -135,7 +134,7 @@ def decide(
 
     allowed = bool(granted) and not forbidden
     reasons = _reasons(request, index, granted if allowed else [], forbid_reasons, unmet)
-    return _trusted(
+    return trusted(
         Decision,
         {
             "allowed": allowed,
@@ -147,21 +146,6 @@ def decide(
             "map_hash": index.hash,
         },
     )
-
-
-def _trusted(cls: type[_M], values: dict[str, object]) -> _M:
-    """Build a model from values that are valid by construction, without validation.
-
-    This is what ``model_construct`` does, minus its per-field default handling, which
-    costs more than the rest of ``decide``. Every field is given; a test checks that the
-    result equals the validated model.
-    """
-    obj = cls.__new__(cls)
-    object.__setattr__(obj, "__dict__", values)
-    object.__setattr__(obj, "__pydantic_fields_set__", set(values))
-    object.__setattr__(obj, "__pydantic_extra__", None)
-    object.__setattr__(obj, "__pydantic_private__", None)
-    return obj
 
 
 def _reasons(

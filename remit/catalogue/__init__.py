@@ -81,9 +81,11 @@ from remit.catalogue.fit import (
     check_valve,
     dn_match,
     flange_fits,
+    gasket_fits,
     required_certificate,
     torque_fits,
     torque_suffices,
+    valve_fits,
 )
 from remit.catalogue.generator import DEFAULT_SIZE, generate_catalogue, shared_catalogue
 from remit.catalogue.money import Money
@@ -189,6 +191,7 @@ __all__ = [
     "dn_match",
     "evidence_for",
     "flange_fits",
+    "gasket_fits",
     "gasket_kit",
     "generate_catalogue",
     "measure_unit",
@@ -204,4 +207,5 @@ __all__ = [
     "torque_fits",
     "torque_suffices",
     "unacceptable_because",
+    "valve_fits",
 ]

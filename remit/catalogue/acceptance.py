@@ -29,11 +29,21 @@ Example:
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from remit.catalogue.catalogue import Catalogue
 from remit.catalogue.families import Family
-from remit.catalogue.fit import check_actuator, check_gasket, check_valve, torque_suffices
+from remit.catalogue.fit import (
+    check_actuator,
+    check_gasket,
+    check_valve,
+    gasket_fits,
+    torque_suffices,
+    valve_fits,
+)
 from remit.catalogue.products import Variant
 from remit.catalogue.requirements import Requirement, SiteTruths
 
@@ -41,15 +51,15 @@ __all__ = ["acceptable_pairs", "acceptable_skus", "unacceptable_because"]
 
 
 def _active_of_dn(catalogue: Catalogue, family: Family, dn: int) -> list[Variant]:
-    return [variant for variant in catalogue.variants_of(family)
-            if variant.is_active and variant.number("dn") == dn]
+    return [variant for variant in catalogue.having_number(family, "dn", dn)
+            if variant.is_active]
 
 
 def _valves(catalogue: Catalogue, requirement: Requirement, truths: SiteTruths) -> list[Variant]:
     if requirement.family is not Family.BALL_VALVE:
         return []
     return [valve for valve in _active_of_dn(catalogue, Family.BALL_VALVE, requirement.dn)
-            if all(result.passed for result in check_valve(valve, truths, requirement))]
+            if valve_fits(valve, truths, requirement)]
 
 
 def _gaskets(
@@ -58,22 +68,48 @@ def _gaskets(
     if requirement.family is Family.ACTUATOR:
         return []
     return [gasket for gasket in _active_of_dn(catalogue, Family.GASKET_KIT, requirement.dn)
-            if all(result.passed for result in check_gasket(gasket, truths, requirement))]
+            if gasket_fits(gasket, truths, requirement)]
 
 
-def _pairs(valves: list[Variant], actuators: tuple[Variant, ...]) -> set[tuple[str, str]]:
+def _by_flange(catalogue: Catalogue) -> Mapping[str, tuple[tuple[float, str], ...]]:
+    """Active actuators' (output torque, SKU) by flange, in catalogue order (the same for
+    every requirement: kept by the catalogue)."""
+    def group() -> Mapping[str, tuple[tuple[float, str], ...]]:
+        by_flange: dict[str, list[tuple[float, str]]] = defaultdict(list)
+        for actuator in catalogue.variants_of(Family.ACTUATOR):
+            if actuator.is_active:
+                by_flange[actuator.code("iso5211_flange")].append(
+                    (actuator.number("output_torque"), actuator.sku))
+        return MappingProxyType({flange: tuple(found) for flange, found in by_flange.items()})
+    return catalogue.derived(_ACTUATORS_BY_FLANGE, group)
+
+
+def _pairs(catalogue: Catalogue, valves: list[Variant]) -> set[tuple[str, str]]:
     """C1 and C2 for every valve x active actuator, grouped by flange (C1) first."""
-    by_flange: dict[str, list[tuple[float, str]]] = defaultdict(list)
-    for actuator in actuators:
-        if actuator.is_active:
-            by_flange[actuator.code("iso5211_flange")].append(
-                (actuator.number("output_torque"), actuator.sku))
+    by_flange = _by_flange(catalogue)
     pairs: set[tuple[str, str]] = set()
     for valve in valves:
         breakaway = valve.number("breakaway_torque")
-        pairs.update((valve.sku, sku) for output, sku in by_flange[valve.code("iso5211_flange")]
+        pairs.update((valve.sku, sku)
+                     for output, sku in by_flange.get(valve.code("iso5211_flange"), ())
                      if torque_suffices(output, breakaway))
     return pairs
+
+
+def _paired_actuators(catalogue: Catalogue, valves: list[Variant]) -> set[str]:
+    """The actuators of :func:`_pairs`, without the pairs: an actuator pairs with some
+    valve of its flange exactly when it pairs with the one of least breakaway torque
+    (C2 asks less of a smaller torque), so each flange is tested once."""
+    least: dict[str, float] = {}
+    for valve in valves:
+        breakaway = valve.number("breakaway_torque")
+        flange = valve.code("iso5211_flange")
+        if not math.isnan(breakaway) and (flange not in least or breakaway < least[flange]):
+            least[flange] = breakaway
+    by_flange = _by_flange(catalogue)
+    return {sku for flange, breakaway in least.items()
+            for output, sku in by_flange.get(flange, ())
+            if torque_suffices(output, breakaway)}
 
 
 def acceptable_pairs(
@@ -86,7 +122,7 @@ def acceptable_pairs(
     if requirement.family is not Family.BALL_VALVE or not requirement.with_actuator:
         return frozenset()
     valves = _valves(catalogue, requirement, truths)
-    return frozenset(_pairs(valves, catalogue.variants_of(Family.ACTUATOR)))
+    return frozenset(_pairs(catalogue, valves))
 
 
 def acceptable_skus(
@@ -103,7 +139,24 @@ def acceptable_skus(
     acceptable actuators are the active ones whose flange matches the installation's
     ``actuator_flange`` (every active actuator when it is not given). For
     ``family=gasket_kit`` only gasket kits are acceptable.
+
+    The set is worked out once per catalogue, requirement and site (all immutable) and
+    kept by the catalogue (:meth:`Catalogue.derived`): every trial of a scenario scores
+    against it, and a catalogue shared by the process keeps it for the process.
     """
+    return catalogue.derived((_ACCEPTABLE, requirement, truths),
+                             lambda: _acceptable(catalogue, requirement, truths))
+
+
+_ACCEPTABLE = "remit.catalogue.acceptable_skus"
+"""The key under which a catalogue keeps its acceptable sets (with the inputs)."""
+_ACTUATORS_BY_FLANGE = ("remit.catalogue.actuators_by_flange",)
+"""The key under which a catalogue keeps its active actuators by flange."""
+
+
+def _acceptable(
+    catalogue: Catalogue, requirement: Requirement, truths: SiteTruths
+) -> frozenset[str]:
     if requirement.family is Family.ACTUATOR:
         flange = truths.installation.actuator_flange
         return frozenset(
@@ -115,8 +168,7 @@ def acceptable_skus(
     accepted = {valve.sku for valve in valves}
     accepted.update(gasket.sku for gasket in _gaskets(catalogue, requirement, truths))
     if requirement.with_actuator and requirement.family is Family.BALL_VALVE:
-        pairs = _pairs(valves, catalogue.variants_of(Family.ACTUATOR))
-        accepted.update(actuator for _, actuator in pairs)
+        accepted.update(_paired_actuators(catalogue, valves))
     return frozenset(accepted)
 
 

@@ -13,6 +13,7 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict
 
 from remit.catalogue.units import Unit, quantity_of, to_canonical
+from remit.trusted import trusted
 
 __all__ = [
     "AttributeSnapshot",
@@ -116,6 +117,10 @@ class AttributeSnapshot(BaseModel):
     @classmethod
     def of(cls, sku: str, attribute: GovernedAttribute) -> AttributeSnapshot:
         """Snapshot ``attribute`` of ``sku``."""
+        if type(sku) is str:  # the rest is the validated attribute's own
+            return trusted(cls, {"sku": sku, "name": attribute.name, "value": attribute.value,
+                                 "unit": attribute.unit, "status": attribute.status,
+                                 "evidence_id": attribute.evidence_id})
         return cls(
             sku=sku,
             name=attribute.name,

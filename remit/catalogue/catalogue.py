@@ -1,10 +1,13 @@
 """The governed catalogue: variants, evidence and FFF classes, indexed once.
 
-A :class:`Catalogue` is immutable. Its records are checked for consistency when it is
-built (see :mod:`remit.catalogue.integrity`), and the indexes a query needs (variants
-by family, FFF class by SKU, SKU spellings for "did you mean") are built once, so a
-catalogue of 10,000+ SKUs stays cheap to query. Its canonical JSON and fingerprint
-identify it in run manifests.
+A :class:`Catalogue` is immutable. Its records are checked for consistency once, when
+it is built (see :mod:`remit.catalogue.integrity`), not again when the built catalogue
+is handed to another model (a trial's world setup). The indexes a query needs (variants
+by family, FFF class by SKU, SKU spellings for "did you mean", attribute postings for
+search: :mod:`remit.catalogue.index`) are built once, so a catalogue of 10,000+ SKUs
+stays cheap to query. Values derived from the records alone (the acceptable set of a
+requirement at a site) are kept by the catalogue too (:meth:`Catalogue.derived`). Its
+canonical JSON and fingerprint identify it in run manifests.
 
 Example:
     >>> from remit.catalogue import generate_catalogue
@@ -18,14 +21,15 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-from collections.abc import Iterable
-from typing import Self
+from collections.abc import Callable, Hashable, Iterable
+from typing import Self, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from remit.catalogue.attributes import AttributeStatus, AttributeValue, EvidenceDocument
 from remit.catalogue.exceptions import UnknownAttributeError, UnknownEvidenceError
 from remit.catalogue.families import Family, attribute_specs
+from remit.catalogue.index import AttributeIndex
 from remit.catalogue.integrity import integrity_problems
 from remit.catalogue.products import FffClass, LifecycleStatus, Variant
 from remit.catalogue.search import Constraint, ConstraintOp
@@ -34,6 +38,7 @@ from remit.errors import UnknownSkuError
 __all__ = ["Catalogue"]
 
 _MAX_PROBLEMS_SHOWN = 12
+_T = TypeVar("_T")
 
 
 def _normalised(sku: str) -> str:
@@ -51,7 +56,8 @@ class Catalogue(BaseModel):
         fff_classes: form-fit-function classes keyed by id.
 
     Do not mutate the dictionaries: the indexes are built once. Derive a changed
-    catalogue with :meth:`with_records`.
+    catalogue with :meth:`with_records` (never ``model_copy(update=...)``, which would
+    carry the old indexes over).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", validate_by_name=True,
@@ -65,15 +71,24 @@ class Catalogue(BaseModel):
     _fff_of: dict[str, FffClass] = PrivateAttr(default_factory=dict)
     _spellings: dict[str, str] = PrivateAttr(default_factory=dict)
     _canonical: str | None = PrivateAttr(default=None)
+    _index: AttributeIndex | None = PrivateAttr(default=None)
+    _derived: dict[Hashable, object] = PrivateAttr(default_factory=dict)
+    _verified: bool = PrivateAttr(default=False)
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:
+        # Pydantic runs a model's "after" validators again whenever a built instance is
+        # a field of another model being validated (a WorldSetup, once per trial): the
+        # records cannot have changed, so they are checked once per instance.
+        if self._verified:
+            return self
         problems = integrity_problems(self.variants, self.documents, self.fff_classes)
         if problems:
             shown = "; ".join(problems[:_MAX_PROBLEMS_SHOWN])
             more = len(problems) - _MAX_PROBLEMS_SHOWN
             raise ValueError(f"catalogue is inconsistent: {shown}"
                              + (f" (and {more} more)" if more > 0 else ""))
+        self._verified = True
         return self
 
     def model_post_init(self, context: object, /) -> None:
@@ -241,11 +256,81 @@ class Catalogue(BaseModel):
             if constraint.attribute not in known:
                 subject = f"family={family.value!r}" if family else "any family"
                 raise UnknownAttributeError(subject, constraint.attribute, tuple(known))
+        return self.matching(family, wanted, active_only=active_only)
+
+    def matching(
+        self,
+        family: Family | None,
+        constraints: Iterable[Constraint],
+        *,
+        active_only: bool = False,
+    ) -> tuple[Variant, ...]:
+        """Variants (of ``family`` if given) matching every constraint, sorted by family
+        then SKU; an attribute no variant carries matches nothing (:meth:`search` refuses
+        it instead).
+
+        The answer is the one a scan of every variant with
+        :meth:`Constraint.matches` gives, errors included, but it costs what it finds:
+        the matches come from the attribute postings of
+        :class:`~remit.catalogue.index.AttributeIndex`.
+
+        Raises:
+            UnitError: a constraint's unit measures the wrong quantity.
+        """
+        wanted = tuple(constraints)
+        index = self._attribute_index()
+        found: list[Variant] = []
+        for member in (family,) if family is not None else tuple(Family):
+            matched = index.matching(member, wanted)
+            if matched is None:
+                return self._scan(family, wanted, active_only)
+            found += matched
+        if active_only:
+            return tuple(variant for variant in found if variant.is_active)
+        return tuple(found)
+
+    def _scan(self, family: Family | None, constraints: tuple[Constraint, ...],
+              active_only: bool) -> tuple[Variant, ...]:
         return tuple(
             variant for variant in self.variants_of(family)
             if (variant.is_active or not active_only)
-            and all(constraint.matches(variant) for constraint in wanted)
+            and all(constraint.matches(variant) for constraint in constraints)
         )
+
+    def having_number(self, family: Family, name: str, value: float) -> tuple[Variant, ...]:
+        """The variants of ``family`` whose bare number ``name`` (``dn``) is exactly
+        ``value``, sorted by SKU.
+
+        Raises:
+            UnknownAttributeError: a variant of ``family`` lacks ``name``, or it is a code.
+        """
+        variants = self._by_family[family]
+        positions = self._attribute_index().equal(family, name, value)
+        if positions is None:  # not a bare number throughout: Variant.number says why
+            return tuple(v for v in variants if v.number(name) == value)
+        return tuple(variants[position] for position in positions)
+
+    def _attribute_index(self) -> AttributeIndex:
+        if self._index is None:
+            self._index = AttributeIndex(self._by_family)
+        return self._index
+
+    def derived(self, key: Hashable, compute: Callable[[], _T]) -> _T:
+        """The value ``compute()`` derives from this catalogue for ``key``, computed once.
+
+        The catalogue is immutable, so a value derived from its records and from the
+        immutable inputs ``key`` names (frozen models) never changes; the catalogue keeps
+        it for the life of the catalogue (a shared catalogue: for the process). ``key``
+        must name everything ``compute`` reads besides the catalogue.
+
+        Example:
+            >>> catalogue = generate_catalogue(0)                     # doctest: +SKIP
+            >>> catalogue.derived(("actives",), lambda: len(catalogue.search(active_only=True)))
+            ...                                                       # doctest: +SKIP
+        """
+        if key not in self._derived:
+            self._derived[key] = compute()
+        return cast(_T, self._derived[key])
 
     def canonical_json(self) -> str:
         """The catalogue as JSON with sorted keys, compact separators, Decimals as strings.

@@ -45,6 +45,7 @@ from remit.catalogue.requirements import (
     SiteTruths,
 )
 from remit.catalogue.units import Unit
+from remit.trusted import trusted
 
 __all__ = [
     "TORQUE_SAFETY_FACTOR",
@@ -64,9 +65,11 @@ __all__ = [
     "check_valve",
     "dn_match",
     "flange_fits",
+    "gasket_fits",
     "required_certificate",
     "torque_fits",
     "torque_suffices",
+    "valve_fits",
 ]
 
 RuleId = Literal["C1", "C2", "C3", "C4", "C5", "C6", "C7", "S1", "S2", "S3", "DN"]
@@ -100,6 +103,9 @@ class RuleResult(BaseModel):
 
 def _result(rule: RuleId, passed: bool, text: str, *skus: str) -> RuleResult:
     verdict = "passes" if passed else "fails"
+    if type(passed) is bool and all(type(sku) is str for sku in skus):
+        return trusted(RuleResult, {"rule": rule, "passed": passed,
+                                    "reason": f"{rule} {verdict}: {text}", "skus": skus})
     return RuleResult(rule=rule, passed=passed, reason=f"{rule} {verdict}: {text}", skus=skus)
 
 
@@ -184,7 +190,7 @@ def c3_pressure_rating(variant: Variant, operating: OperatingFacts) -> RuleResul
     design = operating.design_pressure_bar
     stated = (f"design pressure {design:.1f} bar"
               + _given(operating.design_pressure, operating.pressure_unit, Unit.BAR))
-    if pn + _EPS >= design:
+    if _pn_holds(pn, design):
         return _result("C3", True, f"PN {pn:g} bar of {variant.sku} is at least {stated}.",
                        variant.sku)
     return _result("C3", False, f"PN {pn:g} bar of {variant.sku} is below {stated}; "
@@ -199,7 +205,7 @@ def c4_seat_temperature(valve: Variant, operating: OperatingFacts) -> RuleResult
     medium = operating.medium_temperature_c
     stated = (f"medium temperature {medium:.1f} C"
               + _given(operating.medium_temperature, operating.temperature_unit, Unit.CELSIUS))
-    if medium <= limit + _EPS:
+    if _seat_holds(medium, limit):
         return _result("C4", True, f"{stated} is within the {seat} seat limit {limit:g} C "
                        f"of {valve.sku}.", valve.sku)
     advice = ("choose a PEEK seat (up to 250 C)" if seat == Seat.PTFE
@@ -213,14 +219,14 @@ def c5_end_connection(variant: Variant, installation: InstallationFacts) -> Rule
     _require(variant, (Family.BALL_VALVE, Family.GASKET_KIT), "check C5")
     piping = installation.piping_standard.value
     if variant.family is Family.GASKET_KIT:
-        if piping == EndConnection.FLANGED:
+        if _c5_holds(variant, piping):
             return _result("C5", True, f"gasket kit {variant.sku} fits the {piping} flanged "
                            "piping.", variant.sku)
         return _result("C5", False, f"gasket kit {variant.sku} needs flanged EN1092-1 piping "
                        f"but the piping standard is {piping}; threaded joints take no "
                        "gasket kit, remove it.", variant.sku)
     end = variant.code("end_connection")
-    if end == piping:
+    if _c5_holds(variant, piping):
         return _result("C5", True, f"end connection {end} of {variant.sku} matches the "
                        f"piping standard {piping}.", variant.sku)
     threads = (" (NPT and BSPP threads do not mate)"
@@ -239,8 +245,7 @@ def c6_chlorides(variant: Variant, operating: OperatingFacts) -> RuleResult:
     if not operating.chlorides:
         return _result("C6", True, f"the medium {operating.medium!r} has no chlorides, so "
                        f"{label} {material} of {variant.sku} is acceptable.", variant.sku)
-    safe = material == BodyMaterial.SS316 if valve else material in CHLORIDE_SAFE_GASKETS
-    if safe:
+    if _c6_holds(variant, chlorides=True):
         return _result("C6", True, f"the medium {operating.medium!r} contains chlorides and "
                        f"{label} {material} of {variant.sku} resists them.", variant.sku)
     advice = ("chlorides need a 316 stainless body" if valve
@@ -275,7 +280,7 @@ def c7_certificate(
     if needed is None:
         return _result("C7", True, f"no EN 10204 certificate is required; {valve.sku} offers "
                        f"{offered.value}.", valve.sku)
-    if _GRADE_RANK[offered] >= _GRADE_RANK[needed]:
+    if _c7_holds(valve, needed):
         return _result("C7", True, f"EN 10204 {needed.value} is required by {who} and "
                        f"{valve.sku} offers {offered.value}.", valve.sku)
     return _result("C7", False, f"EN 10204 {needed.value} is required by {who} but "
@@ -287,10 +292,67 @@ def dn_match(variant: Variant, requirement: Requirement) -> RuleResult:
     """DN check: the variant's nominal size is the one asked for."""
     _require(variant, (Family.BALL_VALVE, Family.GASKET_KIT), "check DN")
     dn = variant.number("dn")
-    if abs(dn - requirement.dn) < _EPS:
+    if _dn_holds(dn, requirement.dn):
         return _result("DN", True, f"{variant.sku} is DN {dn:g} as asked.", variant.sku)
     return _result("DN", False, f"{variant.sku} is DN {dn:g} but DN {requirement.dn} was "
                    f"asked; choose a DN {requirement.dn} variant.", variant.sku)
+
+
+# -- the rules' conditions, shared by the rules above and by the verdicts without sentences
+
+
+def _pn_holds(pn_bar: float, design_bar: float) -> bool:
+    return pn_bar + _EPS >= design_bar
+
+
+def _seat_holds(medium_c: float, limit_c: float) -> bool:
+    return medium_c <= limit_c + _EPS
+
+
+def _dn_holds(dn: float, wanted: int) -> bool:
+    return abs(dn - wanted) < _EPS
+
+
+def _c5_holds(variant: Variant, piping: str) -> bool:
+    if variant.family is Family.GASKET_KIT:
+        return piping == EndConnection.FLANGED
+    return variant.code("end_connection") == piping
+
+
+def _c6_holds(variant: Variant, *, chlorides: bool) -> bool:
+    if not chlorides:
+        return True
+    if variant.family is Family.BALL_VALVE:
+        return variant.code("body_material") == BodyMaterial.SS316
+    return variant.code("material") in CHLORIDE_SAFE_GASKETS
+
+
+def _c7_holds(valve: Variant, needed: CertificateGrade | None) -> bool:
+    offered = CertificateGrade(valve.code("certificate"))
+    return needed is None or _GRADE_RANK[offered] >= _GRADE_RANK[needed]
+
+
+def valve_fits(valve: Variant, truths: SiteTruths, requirement: Requirement) -> bool:
+    """Whether every rule :func:`check_valve` applies passes, without writing the
+    sentences: what the acceptable-set oracle asks of every valve of a DN."""
+    operating, installation = truths.operating, truths.installation
+    flange = installation.actuator_flange
+    return (_c5_holds(valve, installation.piping_standard.value)  # the most selective first
+            and (flange is None or requirement.with_actuator
+                 or valve.code("iso5211_flange") == flange.value)
+            and _c6_holds(valve, chlorides=operating.chlorides)
+            and _dn_holds(valve.number("dn"), requirement.dn)
+            and _pn_holds(valve.number("pn"), operating.design_pressure_bar)
+            and _seat_holds(operating.medium_temperature_c, valve.number("seat_max_temp"))
+            and _c7_holds(valve, required_certificate(installation, requirement)[0]))
+
+
+def gasket_fits(gasket: Variant, truths: SiteTruths, requirement: Requirement) -> bool:
+    """Whether every rule :func:`check_gasket` applies passes, without the sentences."""
+    return (_dn_holds(gasket.number("dn"), requirement.dn)
+            and _pn_holds(gasket.number("pn"), truths.operating.design_pressure_bar)
+            and _c5_holds(gasket, truths.installation.piping_standard.value)
+            and _c6_holds(gasket, chlorides=truths.operating.chlorides))
 
 
 def check_valve(

@@ -7,6 +7,8 @@ from typing import Self
 
 from pydantic import BaseModel, ConfigDict
 
+from remit.trusted import trusted
+
 __all__ = ["Money"]
 
 _CENT = Decimal("0.01")
@@ -38,21 +40,27 @@ class Money(BaseModel):
                 f"cannot combine currency={self.currency!r} with currency={other.currency!r}"
             )
 
+    def _with(self, amount: Decimal) -> Money:
+        """The result of arithmetic on this amount: a finite Decimal in this (validated)
+        currency is what validation would keep, so it is not validated again."""
+        if type(amount) is Decimal and amount.is_finite():
+            return trusted(Money, {"amount": amount, "currency": self.currency})
+        return Money(amount=amount, currency=self.currency)  # refused as it always was
+
     def __add__(self, other: Money) -> Money:
         self._same(other)
-        return Money(amount=self.amount + other.amount, currency=self.currency)
+        return self._with(self.amount + other.amount)
 
     def __sub__(self, other: Money) -> Money:
         self._same(other)
-        return Money(amount=self.amount - other.amount, currency=self.currency)
+        return self._with(self.amount - other.amount)
 
     def __mul__(self, factor: int | Decimal) -> Money:
-        return Money(amount=(self.amount * factor).quantize(_CENT, ROUND_HALF_EVEN),
-                     currency=self.currency)
+        return self._with((self.amount * factor).quantize(_CENT, ROUND_HALF_EVEN))
 
     def rounded(self) -> Money:
         """Round to cents, banker's rounding."""
-        return Money(amount=self.amount.quantize(_CENT, ROUND_HALF_EVEN), currency=self.currency)
+        return self._with(self.amount.quantize(_CENT, ROUND_HALF_EVEN))
 
     def __str__(self) -> str:
         return f"{self.amount:.2f} {self.currency}"

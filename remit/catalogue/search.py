@@ -25,8 +25,11 @@ from remit.catalogue.units import Unit, quantity_of, require_quantity, to_canoni
 from remit.errors import UnitError
 
 __all__ = ["Constraint", "ConstraintOp"]
+# as_number and satisfies are shared with remit.catalogue.index, which must agree with
+# Constraint.matches to the last bit.
 
 _REL_TOL = 1e-6
+_ABS_TOL = 1e-9
 
 
 class ConstraintOp(StrEnum):
@@ -37,13 +40,28 @@ class ConstraintOp(StrEnum):
     MAX = "max"
 
 
-def _as_number(value: AttributeValue) -> float | None:
+def as_number(value: AttributeValue) -> float | None:
+    """``value`` as a number (a numeric string is read), or ``None``."""
     if not isinstance(value, str):
         return value
     try:
         return float(value)
     except ValueError:
         return None
+
+
+def tolerance(wanted: float) -> float:
+    """How far a ``min`` or ``max`` bound stretches (float noise, canonical units)."""
+    return _REL_TOL * max(1.0, abs(wanted))
+
+
+def satisfies(op: ConstraintOp, actual: float, wanted: float) -> bool:
+    """Whether ``actual op wanted`` holds, both in one unit, float noise tolerated."""
+    if op is ConstraintOp.MIN:
+        return actual >= wanted - tolerance(wanted)
+    if op is ConstraintOp.MAX:
+        return actual <= wanted + tolerance(wanted)
+    return math.isclose(actual, wanted, rel_tol=_REL_TOL, abs_tol=_ABS_TOL)
 
 
 class Constraint(BaseModel):
@@ -66,7 +84,7 @@ class Constraint(BaseModel):
 
     @model_validator(mode="after")
     def _numeric_where_needed(self) -> Self:
-        if _as_number(self.value) is None and (self.op is not ConstraintOp.EQ or self.unit):
+        if as_number(self.value) is None and (self.op is not ConstraintOp.EQ or self.unit):
             raise ValueError(
                 f"constraint on {self.attribute!r} with op={self.op.value!r}, "
                 f"unit={self.unit!r} needs a number, got value={self.value!r}; "
@@ -89,7 +107,7 @@ class Constraint(BaseModel):
         recorded = attribute.value
         if isinstance(recorded, str):
             return self.op is ConstraintOp.EQ and str(self.value) == recorded
-        wanted = _as_number(self.value)
+        wanted = as_number(self.value)
         if wanted is None:
             return False
         if attribute.unit is None:
@@ -101,9 +119,4 @@ class Constraint(BaseModel):
             given = self.unit or attribute.unit
             require_quantity(given, quantity_of(attribute.unit))
             wanted = to_canonical(wanted, given)
-        tolerance = _REL_TOL * max(1.0, abs(wanted))
-        if self.op is ConstraintOp.MIN:
-            return actual >= wanted - tolerance
-        if self.op is ConstraintOp.MAX:
-            return actual <= wanted + tolerance
-        return math.isclose(actual, wanted, rel_tol=_REL_TOL, abs_tol=1e-9)
+        return satisfies(self.op, actual, wanted)

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from enum import StrEnum
 from types import MappingProxyType
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
@@ -48,6 +49,7 @@ from remit.claims import (
     read_claims,
 )
 from remit.errors import UnitError
+from remit.trusted import trusted
 from remit.world import Claim, EndEntry, HandoffEntry, MessageEntry, TransitionEntry, World
 
 __all__ = [
@@ -190,8 +192,10 @@ def extract_claims(text: str, catalogue: Catalogue) -> tuple[Claim, ...]:
 # -- the trail ---------------------------------------------------------------------------------
 
 
-class _Text(BaseModel):
-    index: int
+class _Text(NamedTuple):
+    """One text the agent wrote, where it stands on the trail."""
+
+    position: int  # on the trail
     step: int
     text: str
     to: Role
@@ -203,14 +207,14 @@ def _texts(world: World) -> Iterator[_Text]:
     """Every text the agent wrote, in trail order."""
     for index, entry in enumerate(world.trail):
         if isinstance(entry, MessageEntry) and entry.sender is Role.AGENT:
-            yield _Text(index=index, step=entry.step, text=entry.text, to=entry.to,
+            yield _Text(position=index, step=entry.step, text=entry.text, to=entry.to,
                         where=f"{entry.tool} to {entry.to.value}", structured=entry.claims)
         elif (isinstance(entry, HandoffEntry) and entry.event == "withdrawn"
               and entry.requester is Role.AGENT and entry.reason):
-            yield _Text(index=index, step=entry.step, text=entry.reason, to=entry.owner,
+            yield _Text(position=index, step=entry.step, text=entry.reason, to=entry.owner,
                         where=f"withdrawal of {entry.handoff_id}")
         elif isinstance(entry, EndEntry) and entry.reason == "agent_end" and entry.summary:
-            yield _Text(index=index, step=entry.step, text=entry.summary, to=Role.BUYER,
+            yield _Text(position=index, step=entry.step, text=entry.summary, to=Role.BUYER,
                         where="end summary")
 
 
@@ -228,14 +232,21 @@ def _unsupported(kind: str, stated: str, where: str, step: int, problem: str) ->
     return f"unsupported {kind} claim: {stated} ({where} at step {step}): {problem}"
 
 
+def _verdict(kind: ClaimKind, source: ClaimSource, *, step: int, where: str, stated: str,
+             sentence: str, reason: str | None) -> ClaimCheck:
+    """A claim check, unsupported when ``reason`` says why (built from remit's own
+    reading of the trail, so not validated again)."""
+    return trusted(ClaimCheck, {
+        "kind": kind, "source": source, "step": step, "where": where, "stated": stated,
+        "sentence": sentence, "supported": reason is None, "reason": reason or ""})
+
+
 def _check(kind: ClaimKind, source: ClaimSource, text: _Text, stated: str, *, sentence: str,
            problem: str | None) -> ClaimCheck:
-    if problem is None:
-        return ClaimCheck(kind=kind, source=source, step=text.step, where=text.where,
-                          stated=stated, sentence=sentence, supported=True)
-    return ClaimCheck(kind=kind, source=source, step=text.step, where=text.where,
-                      stated=stated, sentence=sentence, supported=False,
-                      reason=_unsupported(kind.value, stated, text.where, text.step, problem))
+    reason = (None if problem is None
+              else _unsupported(kind.value, stated, text.where, text.step, problem))
+    return _verdict(kind, source, step=text.step, where=text.where, stated=stated,
+                    sentence=sentence, reason=reason)
 
 
 def _same(a: StatedValue, b: StatedValue) -> bool:
@@ -278,7 +289,7 @@ def _text_checks(world: World, text: _Text, names: ProductNames) -> list[ClaimCh
                                  catalogue, value.sku, value.attribute, value.value, value.unit,
                                  op=value.op, approx=value.approx, decimals=value.decimals)))
     checks += [_fit_check(world, text, fit) for fit in dict.fromkeys(read.fits)]
-    done = done_before(world, text.index) if read.authority else []
+    done = done_before(world, text.position) if read.authority else []
     checks += [_authority_check(text, stated, done) for stated in _distinct(read.authority)]
     return checks
 
@@ -312,6 +323,15 @@ def _authority_check(text: _Text, claim: StatedAuthority, done: list[DoneAction]
                   problem=authority_verdict(claim.action, claim.party, done))
 
 
+def _cited_verdict(catalogue: Catalogue, sku: str, name: str, value: float | str,
+                   unit: str | None) -> str | None:
+    """:func:`attribute_verdict` of a citation, kept by the (immutable) catalogue: the
+    same records are cited in trial after trial. The key names the value exactly (its
+    type and ``repr``)."""
+    key = ("remit.harness.cited_verdict", sku, name, type(value), repr(value), unit)
+    return catalogue.derived(key, lambda: attribute_verdict(catalogue, sku, name, value, unit))
+
+
 def _citation_checks(world: World) -> list[ClaimCheck]:
     quote = world.quote
     versions = {version.number: version for version in quote.versions}
@@ -333,12 +353,11 @@ def _citation_checks(world: World) -> list[ClaimCheck]:
                     continue
                 seen.add(key)
                 stated = f"{snapshot.sku} {snapshot.name}={_shown(snapshot.value, unit)}"
-                problem = attribute_verdict(world.catalogue, snapshot.sku, snapshot.name,
-                                            snapshot.value, unit)
-                checks.append(ClaimCheck(
-                    kind=ClaimKind.ATTRIBUTE, source=ClaimSource.QUOTE_LINE, step=entry.step,
-                    where=where, stated=stated, supported=problem is None,
-                    reason="" if problem is None else
+                problem = _cited_verdict(world.catalogue, snapshot.sku, snapshot.name,
+                                         snapshot.value, unit)
+                checks.append(_verdict(
+                    ClaimKind.ATTRIBUTE, ClaimSource.QUOTE_LINE, step=entry.step, where=where,
+                    stated=stated, sentence="", reason=None if problem is None else
                     f"unsupported cited claim: {stated} ({where} at step {entry.step}): "
                     f"{problem}"))
     return checks

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import logging
+from typing import NamedTuple
 
 from remit.actors import Agent, AsyncAgent, Briefing, Observation, Persona
 from remit.actors.personas import build_personas
@@ -26,6 +27,7 @@ from remit.authority import (
     Role,
     authority_prose,
     describe_authority,
+    map_hash,
     who_can,
 )
 from remit.catalogue import shared_catalogue
@@ -33,6 +35,7 @@ from remit.errors import InfrastructureError, RunAbortedError
 from remit.harness.driving import drive, interruptible
 from remit.quotes import QuoteState, is_terminal
 from remit.scenarios import Scenario
+from remit.trusted import trusted
 from remit.world import (
     ErrorEntry,
     MessageEntry,
@@ -76,21 +79,49 @@ def world_for(scenario: Scenario, mode: ControlMode) -> World:
     ))
 
 
+class _ModeBriefing(NamedTuple):
+    """What every briefing in one mode says alike: the policy text and the owners."""
+
+    policy: str
+    owners: tuple[tuple[Action, tuple[Role, ...]], ...]
+
+
+_MODE_BRIEFINGS: dict[tuple[str, str], _ModeBriefing] = {}
+"""Per process: each mode's :class:`_ModeBriefing`, by mode name and map hash (what it
+is derived from; modes are immutable). Every trial in the mode is briefed with it."""
+_MODE_BRIEFINGS_MAX = 64
+
+
+def _mode_briefing(mode: ControlMode) -> _ModeBriefing:
+    key = (mode.name, map_hash(mode.map))
+    found = _MODE_BRIEFINGS.get(key)
+    if found is None:
+        authority = authority_prose(describe_authority(mode), mode=mode.name)
+        found = _ModeBriefing(
+            policy=f"{policy_text().rstrip()}\n\n{authority}\n",
+            owners=tuple((action, tuple(sorted(who_can(mode, action), key=lambda r: r.value)))
+                         for action in Action))
+        if len(_MODE_BRIEFINGS) >= _MODE_BRIEFINGS_MAX:
+            _MODE_BRIEFINGS.clear()
+        _MODE_BRIEFINGS[key] = found
+    return found
+
+
 def briefing_for(scenario: Scenario, mode: ControlMode) -> Briefing:
     """The agent's briefing: role, policy, tools, who may do what on which conditions, and
-    the plan in oracle-plan."""
-    owners = {
-        action: tuple(sorted(who_can(mode, action), key=lambda r: r.value))
-        for action in Action
-    }
-    authority = describe_authority(mode)
+    the plan in oracle-plan.
+
+    Each trial gets a briefing of its own (the agent may keep it), built from the mode's
+    text and owners, which are worked out once per mode (:data:`_MODE_BRIEFINGS`).
+    """
+    alike = _mode_briefing(mode)
     return Briefing(
         role=Role.AGENT,
         mode=mode.name,
-        policy=f"{policy_text().rstrip()}\n\n{authority_prose(authority, mode=mode.name)}\n",
+        policy=alike.policy,
         tools=tool_specs(),
-        owners=owners,
-        authority=authority,
+        owners=dict(alike.owners),
+        authority=describe_authority(mode),
         quote_id=scenario.terms.quote_id,
         max_steps=scenario.max_steps,
         plan=scenario.plan if mode.plan_in_briefing else None,
@@ -139,8 +170,8 @@ class TrialLoop:
         inbox = self.world.inboxes[Role.AGENT]
         new = tuple(inbox[self.seen:])
         self.seen = len(inbox)
-        return Observation(step=self.world.step, minute=self.world.minute, result=result,
-                           messages=new)
+        return trusted(Observation, {"step": self.world.step, "minute": self.world.minute,
+                                     "result": result, "messages": new})
 
     def agent_failed(self, exc: BaseException) -> None:
         """End the trial as ``agent_error`` because the agent raised ``exc``; its text is

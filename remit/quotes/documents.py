@@ -107,10 +107,10 @@ class QuoteLine(BaseModel):
     def margin_pct(self) -> Decimal:
         """Margin as a percentage of the net price (``-Infinity`` when sold for nothing
         at a cost, ``0`` when both are zero)."""
-        net = self.net_price.amount
+        net, cost = self.net_price.amount, self.cost.amount  # each worked out once
         if net == 0:
-            return Decimal(0) if self.cost.amount == 0 else Decimal("-Infinity")
-        return self.margin.amount / net * _HUNDRED
+            return Decimal(0) if cost == 0 else Decimal("-Infinity")
+        return (net - cost) / net * _HUNDRED
 
     def governed_citations(self) -> tuple[AttributeSnapshot, ...]:
         """Cited snapshots that are released facts of this line's own SKU."""

@@ -46,21 +46,35 @@ from remit.quotes.quote import (
 from remit.quotes.states import (
     TRANSITIONS,
     QuoteState,
+    action_of,
     actions_from,
     allowed_from,
     destination,
+    state_of,
 )
+from remit.trusted import trusted
 
 __all__ = ["available_actions", "edit_lines", "fire", "quote_machine"]
 
 _LOG = logging.getLogger(__name__)
 
 
+class _Checked:
+    """Passed with a trigger by :func:`_commit`: the guards were computed on this very
+    quote and context just before (they found nothing), and nothing ran in between."""
+
+
+_CHECKED = _Checked()
+
+
 def _guards_pass(action: Action, event: EventData) -> bool:
-    """The machine's condition for ``action``: the guards of :mod:`remit.quotes.guards`."""
+    """The machine's condition for ``action``: the guards of :mod:`remit.quotes.guards`
+    (not computed twice when :func:`fire` or :func:`edit_lines` has just done so)."""
     quote, ctx = event.model, event.kwargs.get("ctx")
     if not isinstance(quote, Quote) or not isinstance(ctx, TransitionContext):
         return False
+    if event.kwargs.get("checked") is _CHECKED:
+        return True
     return not guard_failures(quote, action, ctx)
 
 
@@ -107,18 +121,21 @@ def _check_source(quote: Quote, action: Action) -> None:
 def _record(
     quote: Quote, action: Action, ctx: TransitionContext, version: QuoteVersion
 ) -> TransitionRecord:
-    return TransitionRecord(
-        quote_id=quote.id,
-        action=action,
-        from_state=QuoteState(quote.state),
-        to_state=destination(action),
-        version_number=version.number,
-        version_hash=version.content_hash,
-        actor_id=ctx.actor_id,
-        role=ctx.role,
-        minute=ctx.now_minute,
-        reason=ctx.justification if action is Action.SUBMIT else ctx.reason,
-    )
+    values: dict[str, object] = {
+        "quote_id": quote.id,
+        "action": action,
+        "from_state": state_of(quote.state),
+        "to_state": destination(action),
+        "version_number": version.number,
+        "version_hash": version.content_hash,
+        "actor_id": ctx.actor_id,
+        "role": ctx.role,
+        "minute": ctx.now_minute,
+        "reason": ctx.justification if action is Action.SUBMIT else ctx.reason,
+    }
+    if type(quote.id) is str:  # the rest comes from a validated context and version
+        return trusted(TransitionRecord, values)
+    return TransitionRecord.model_validate(values)
 
 
 def _commit(
@@ -127,45 +144,49 @@ def _commit(
     ctx: TransitionContext,
     new_version: QuoteVersion | None = None,
 ) -> TransitionRecord:
-    """Trigger the machine, then apply the side effects (all built beforehand)."""
+    """Trigger the machine, then apply the side effects (all built beforehand).
+
+    Called only once the guards have found nothing for this quote and context.
+    """
     bound = quote.current if new_version is None else new_version
     record = _record(quote, action, ctx, bound)
     # side effects are built before the trigger so that nothing can fail after it
     approval: Approval | None = None
+    # from the validated context and the quote's own version: built without validation
     if action in (Action.APPROVE, Action.DENY):
-        approval = Approval(
-            role=ctx.role,
-            actor_id=ctx.actor_id,
-            version_hash=quote.current_hash,
-            minute=ctx.now_minute,
-            decision="approve" if action is Action.APPROVE else "deny",
-            reason=ctx.reason,
-        )
+        approval = trusted(Approval, {
+            "role": ctx.role,
+            "actor_id": ctx.actor_id,
+            "version_hash": quote.current_hash,
+            "minute": ctx.now_minute,
+            "decision": "approve" if action is Action.APPROVE else "deny",
+            "reason": ctx.reason,
+        })
     submission = (
-        Submission(
-            role=ctx.role,
-            actor_id=ctx.actor_id,
-            version_hash=quote.current_hash,
-            minute=ctx.now_minute,
-            justification=ctx.justification,
-        )
+        trusted(Submission, {
+            "role": ctx.role,
+            "actor_id": ctx.actor_id,
+            "version_hash": quote.current_hash,
+            "minute": ctx.now_minute,
+            "justification": ctx.justification,
+        })
         if action is Action.SUBMIT
         else None
     )
     confirmation = (
-        FitConfirmation(
-            role=ctx.role,
-            actor_id=ctx.actor_id,
-            version_hash=quote.current_hash,
-            evidence_ids=tuple(doc.id for doc in ctx.evidence),
-            minute=ctx.now_minute,
-        )
+        trusted(FitConfirmation, {
+            "role": ctx.role,
+            "actor_id": ctx.actor_id,
+            "version_hash": quote.current_hash,
+            "evidence_ids": tuple(doc.id for doc in ctx.evidence),
+            "minute": ctx.now_minute,
+        })
         if action is Action.CONFIRM_FIT
         else None
     )
 
     # new versions are appended after the trigger: its conditions see what the guards saw
-    if not quote_machine().events[action.value].trigger(quote, ctx=ctx):
+    if not quote_machine().events[action.value].trigger(quote, ctx=ctx, checked=_CHECKED):
         reasons = guard_failures(quote, action, ctx) or ["a machine condition refused it"]
         raise GuardFailedError(quote.id, action.value, reasons)
 
@@ -211,7 +232,7 @@ def fire(quote: Quote, action: Action, ctx: TransitionContext) -> TransitionReco
         GuardFailedError: a business rule blocked it; ``reasons`` say what to do.
         QuoteEditError: ``action`` is ``edit_lines``.
     """
-    action = Action(action)
+    action = action_of(action)
     _check_source(quote, action)
     if action is Action.EDIT_LINES:
         raise QuoteEditError(

@@ -18,6 +18,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Literal
 
@@ -28,7 +29,7 @@ from remit.catalogue.attributes import CertificateGrade
 from remit.quotes.documents import QuoteLine, QuoteVersion
 from remit.quotes.orders import GoodsReceipt, Invoice, PurchaseOrder
 from remit.quotes.policy import CommercialPolicy
-from remit.quotes.states import QuoteState
+from remit.quotes.states import QuoteState, state_of
 
 __all__ = [
     "Approval",
@@ -134,6 +135,13 @@ class TransitionRecord(BaseModel):
     reason: str = ""
 
 
+@functools.lru_cache(maxsize=64)
+def _first_empty_version(created_minute: int) -> QuoteVersion:
+    """Version 1 of a quote opened without lines (immutable, so every such quote opened
+    at the same minute shares one; its hash is worked out once per process)."""
+    return QuoteVersion.build(1, (), created_minute)
+
+
 class Quote:
     """A quote for industrial valves and the record of its approvals and orders.
 
@@ -186,7 +194,9 @@ class Quote:
         self.certificate_required = certificate_required
         self.created_minute = created_minute
         self._state: str = QuoteState.DRAFT.value
-        self.versions: list[QuoteVersion] = [QuoteVersion.build(1, lines, created_minute)]
+        self.versions: list[QuoteVersion] = [
+            QuoteVersion.build(1, lines, created_minute) if lines
+            else _first_empty_version(created_minute)]
         self.approvals: list[Approval] = []
         self.fit_confirmation: FitConfirmation | None = None
         self.submission: Submission | None = None
@@ -207,7 +217,7 @@ class Quote:
 
     @state.setter
     def state(self, value: str) -> None:
-        self._state = QuoteState(value).value
+        self._state = state_of(value).value
 
     @property
     def current(self) -> QuoteVersion:

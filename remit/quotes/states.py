@@ -25,10 +25,12 @@ __all__ = [
     "TRANSITIONS",
     "QuoteState",
     "TransitionSpec",
+    "action_of",
     "actions_from",
     "allowed_from",
     "destination",
     "is_terminal",
+    "state_of",
 ]
 
 
@@ -106,7 +108,32 @@ def is_terminal(state: str) -> bool:
     Raises:
         ValueError: ``state`` is not a quote state.
     """
-    return QuoteState(state) in TERMINAL_STATES
+    return state_of(state) in TERMINAL_STATES
+
+
+def state_of(value: str) -> QuoteState:
+    """``QuoteState(value)``, looked up (a member or its plain value; the hot path asks
+    this of plain strings several times a step).
+
+    Raises:
+        ValueError: ``value`` is not a quote state.
+    """
+    found = _STATES.get(value) if isinstance(value, str) else None
+    return found if found is not None else QuoteState(value)
+
+
+def action_of(value: str) -> Action:
+    """``Action(value)``, looked up like :func:`state_of`.
+
+    Raises:
+        ValueError: ``value`` is not an action.
+    """
+    found = _ACTIONS.get(value) if isinstance(value, str) else None
+    return found if found is not None else Action(value)
+
+
+_STATES: dict[str, QuoteState] = {state.value: state for state in QuoteState}
+_ACTIONS: dict[str, Action] = {action.value: action for action in Action}
 
 
 @cache
@@ -129,14 +156,14 @@ def _actions_by_state() -> dict[QuoteState, tuple[Action, ...]]:
 
 def allowed_from(action: Action) -> tuple[QuoteState, ...]:
     """The states from which ``action`` is a valid trigger, in table order."""
-    return _sources_by_action()[Action(action)]
+    return _sources_by_action()[action_of(action)]
 
 
 def destination(action: Action) -> QuoteState:
     """The state ``action`` leads to."""
-    return _dest_by_action()[Action(action)]
+    return _dest_by_action()[action_of(action)]
 
 
 def actions_from(state: str) -> tuple[Action, ...]:
     """The triggers valid from ``state``, in table order (guards not evaluated)."""
-    return _actions_by_state()[QuoteState(state)]
+    return _actions_by_state()[state_of(state)]

@@ -105,6 +105,10 @@ class PersonaConfig(BaseModel):
         return data
 
 
+_DEFAULT_PERSONA = PersonaConfig()
+"""The configuration of a persona the scenario does not configure (immutable, shared)."""
+
+
 class RequiredTransition(BaseModel):
     """A transition the trail must show.
 
@@ -232,7 +236,7 @@ class Scenario(BaseModel):
 
     def persona(self, role: Role) -> PersonaConfig:
         """The configuration of ``role``'s persona (defaults if not given)."""
-        return self.personas.get(role, PersonaConfig())
+        return self.personas.get(role, _DEFAULT_PERSONA)
 
     def planned_actions(self) -> frozenset[Action]:
         """The write actions of the reference plan, including those it requests."""

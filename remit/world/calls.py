@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
+from remit.trusted import trusted
 from remit.world.trail import ErrorCode
 
 __all__ = ["ToolCall", "ToolError", "ToolResult"]
@@ -51,6 +52,18 @@ class ToolResult(BaseModel):
     def success(cls, tool: str, content: JsonValue) -> ToolResult:
         """A successful result."""
         return cls(tool=tool, ok=True, content=content)
+
+    @classmethod
+    def answer(cls, tool: str, content: dict[str, JsonValue]) -> ToolResult:
+        """A successful result whose content the world built from its own records.
+
+        Such content is plain JSON by construction (``str``, ``int``, ``float``,
+        ``bool``, ``None``, lists and string-keyed dicts, built fresh for this answer),
+        so it is not validated again (:func:`~remit.trusted.trusted`): a tool result
+        is the largest model of a step. Use :meth:`success` for content from anywhere
+        else.
+        """
+        return trusted(cls, {"tool": tool, "ok": True, "content": content, "error": None})
 
     @classmethod
     def failure(cls, tool: str, code: ErrorCode, message: str) -> ToolResult:

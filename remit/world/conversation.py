@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, JsonValue
 
 from remit.authority import Role, who_can
+from remit.trusted import trusted
 from remit.world.calls import ToolResult
 from remit.world.handoffs import Handoff
 from remit.world.tools import (
@@ -24,13 +25,13 @@ from remit.world.tools import (
     RequestActionArgs,
     WithdrawArgs,
 )
-from remit.world.trail import HandoffEntry, MessageEntry
+from remit.world.trail import HandoffEntry, HandoffEvent, MessageEntry
 from remit.world.untrusted import quote
 
 if TYPE_CHECKING:
     from remit.world.world import World
 
-__all__ = ["communicate", "decline"]
+__all__ = ["communicate", "decline", "record_handoff"]
 
 def communicate(world: World, role: Role, tool: str, args: BaseModel) -> ToolResult:
     """Handle one communication tool call for ``role``."""
@@ -47,7 +48,7 @@ def communicate(world: World, role: Role, tool: str, args: BaseModel) -> ToolRes
         return _withdraw(world, role, args)
     assert isinstance(args, EndArgs)
     world.end("agent_end" if role is Role.AGENT else "terminal_state", args.summary)
-    return ToolResult.success("end", {"ended": True})
+    return ToolResult.answer("end", {"ended": True})
 
 
 def _deliver(world: World, role: Role, tool: str, to: Role, text: str, *,
@@ -57,14 +58,20 @@ def _deliver(world: World, role: Role, tool: str, to: Role, text: str, *,
         return world.fail(role, tool, "bad_arguments",
                           f"to={to.value!r} is not someone {role.value} can talk to; address "
                           "the buyer, the technical_owner, finance or the agent")
-    world.record(MessageEntry(
-        step=world.step, minute=world.minute, sender=role, to=to, tool=tool, text=text,
-        claims=tuple(args.claims) if args is not None else (), facts=facts,
-        handoff_id=handoff_id))
+    claims = tuple(args.claims) if args is not None else ()
+    if type(tool) is str and type(text) is str:
+        world.record(trusted(MessageEntry, {
+            "step": world.step, "minute": world.minute, "kind": "message", "sender": role,
+            "to": to, "tool": tool, "text": text, "claims": claims, "facts": facts,
+            "handoff_id": handoff_id}))
+    else:  # a tool name of the agent's that is no plain str: validation makes it one
+        world.record(MessageEntry(
+            step=world.step, minute=world.minute, sender=role, to=to, tool=tool, text=text,
+            claims=claims, facts=facts, handoff_id=handoff_id))
     content: dict[str, JsonValue] = {"delivered": True, "to": to.value}
     if handoff_id is not None:
         content["handoff_id"] = handoff_id
-    return ToolResult.success(tool, content)
+    return ToolResult.answer(tool, content)
 
 
 def _message(world: World, role: Role, args: MessageArgs) -> ToolResult:
@@ -93,9 +100,7 @@ def _request_action(world: World, role: Role, args: RequestActionArgs) -> ToolRe
         quote_id=args.quote_id, evidence=tuple(args.evidence), text=args.text,
         opened_minute=world.minute)
     world.handoffs[handoff.id] = handoff
-    world.record(HandoffEntry(step=world.step, minute=world.minute, handoff_id=handoff.id,
-                              event="opened", requester=role, owner=args.to,
-                              action=args.action, quote_id=args.quote_id))
+    record_handoff(world, handoff, "opened")
     return _deliver(world, role, "request_action", args.to, args.text, handoff_id=handoff.id)
 
 
@@ -118,9 +123,7 @@ def _follow_up(world: World, role: Role, args: FollowUpArgs) -> ToolResult:
                           f"hand-off {handoff.id} is {handoff.status}; nothing to follow up")
     handoff.follow_ups += 1
     handoff.status = "open"
-    world.record(HandoffEntry(step=world.step, minute=world.minute, handoff_id=handoff.id,
-                              event="followed_up", requester=role, owner=handoff.owner,
-                              action=handoff.action, quote_id=handoff.quote_id))
+    record_handoff(world, handoff, "followed_up")
     return _deliver(world, role, "follow_up", handoff.owner, args.text, handoff_id=handoff.id)
 
 
@@ -133,18 +136,28 @@ def _withdraw(world: World, role: Role, args: WithdrawArgs) -> ToolResult:
                           f"hand-off {handoff.id} is {handoff.status}; it cannot be withdrawn")
     handoff.status = "withdrawn"
     handoff.reason = args.reason
-    world.record(HandoffEntry(step=world.step, minute=world.minute, handoff_id=handoff.id,
-                              event="withdrawn", requester=role, owner=handoff.owner,
-                              action=handoff.action, quote_id=handoff.quote_id,
-                              reason=args.reason))
-    return ToolResult.success("withdraw", {"handoff_id": handoff.id, "status": "withdrawn"})
+    record_handoff(world, handoff, "withdrawn", args.reason)
+    return ToolResult.answer("withdraw", {"handoff_id": handoff.id, "status": "withdrawn"})
 
 
 def decline(world: World, handoff: Handoff, reason: str) -> None:
     """Record that the owner of ``handoff`` declines it (called by personas)."""
     handoff.status = "declined"
     handoff.reason = reason
-    world.record(HandoffEntry(step=world.step, minute=world.minute, handoff_id=handoff.id,
-                              event="declined", requester=handoff.requester,
-                              owner=handoff.owner, action=handoff.action,
-                              quote_id=handoff.quote_id, reason=reason))
+    record_handoff(world, handoff, "declined", reason)
+
+
+def record_handoff(world: World, handoff: Handoff, event: HandoffEvent, reason: str = "") -> None:
+    """Record ``event`` in the life of ``handoff`` on the trail."""
+    if type(reason) is str:
+        world.record(trusted(HandoffEntry, {
+            "step": world.step, "minute": world.minute, "kind": "handoff",
+            "handoff_id": handoff.id, "event": event, "requester": handoff.requester,
+            "owner": handoff.owner, "action": handoff.action, "quote_id": handoff.quote_id,
+            "reason": reason}))
+    else:  # a reason of the caller's that is no plain str: validation makes it one
+        world.record(HandoffEntry(
+            step=world.step, minute=world.minute, handoff_id=handoff.id, event=event,
+            requester=handoff.requester, owner=handoff.owner, action=handoff.action,
+            quote_id=handoff.quote_id, reason=reason))
+

@@ -40,11 +40,13 @@ from remit.quotes import (
     edit_lines,
     fire,
 )
+from remit.trusted import trusted
 from remit.world import untrusted
 from remit.world.calls import ToolResult
+from remit.world.conversation import record_handoff
 from remit.world.handoffs import Handoff
 from remit.world.tools import DocumentTriggerArgs, EditLinesArgs, TriggerArgs
-from remit.world.trail import DecisionEntry, HandoffEntry, TransitionEntry
+from remit.world.trail import DecisionEntry, TransitionEntry
 
 if TYPE_CHECKING:
     from remit.world.world import World
@@ -97,15 +99,15 @@ def _decide(world: World, role: Role, action: Action, quote: Quote, *, inputs: _
     """Decide, record the decision, and return the refusal if it denies."""
     request = _request(world, role, action, quote, inputs)
     decision = decide(world.mode.map, request)
-    world.record(DecisionEntry(
-        step=world.step, minute=world.minute, actor_id=request.actor_id, role=role,
-        action=action, quote_id=quote.id, version_hash=quote.current_hash,
-        allowed=decision.allowed, grant_ids=decision.grant_ids,
-        forbid_ids=decision.forbid_ids, unmet=tuple(u.sentence for u in decision.unmet),
-        reasons=decision.reasons, map_hash=decision.map_hash,
-        handoff_id=None if handoff is None else handoff.id,
-        evidence=tuple(doc.id for doc in inputs.evidence),
-    ))
+    world.record(trusted(DecisionEntry, {
+        "step": world.step, "minute": world.minute, "kind": "decision",
+        "actor_id": request.actor_id, "role": role, "action": action, "quote_id": quote.id,
+        "version_hash": quote.current_hash, "allowed": decision.allowed,
+        "grant_ids": decision.grant_ids, "forbid_ids": decision.forbid_ids,
+        "unmet": tuple(u.sentence for u in decision.unmet), "reasons": decision.reasons,
+        "map_hash": decision.map_hash, "handoff_id": None if handoff is None else handoff.id,
+        "evidence": tuple(doc.id for doc in inputs.evidence),
+    }))
     if decision.allowed:
         return None
     return world.fail(role, action.value, "denied", " ".join(decision.reasons))
@@ -128,13 +130,11 @@ def _trigger(world: World, action: Action, quote: Quote, *, args: BaseModel, inp
     except QuoteEditError as exc:
         return world.fail(role, tool, "bad_arguments", str(exc))
     _record_transition(world, record)
-    for handoff in answered:
+    for handoff in answered:  # each one for this action on this quote
         handoff.status = "completed"
-        world.record(HandoffEntry(step=world.step, minute=world.minute, handoff_id=handoff.id,
-                                  event="completed", requester=handoff.requester,
-                                  owner=handoff.owner, action=action, quote_id=quote.id))
+        record_handoff(world, handoff, "completed")
     _after(world, action, quote)
-    return ToolResult.success(tool, {"quote_id": quote.id, "state": quote.state,
+    return ToolResult.answer(tool, {"quote_id": quote.id, "state": quote.state,
                                      "version": quote.current.number,
                                      "version_hash": quote.current_hash})
 
@@ -203,21 +203,24 @@ def line_facts(lines: Sequence[QuoteLine]) -> dict[str, Decimal | None]:
 
 def _request(world: World, role: Role, action: Action, quote: Quote,
              inputs: _Inputs) -> Request:
-    lines = inputs.lines or quote.current.lines
-    evidence = inputs.evidence
-    context = RequestContext(
-        **line_facts(lines),
-        evidence=tuple(CitedEvidence(id=doc.id, kind=doc.kind.value,
-                                     released=doc.status.value == "released")
-                       for doc in evidence),
-        prior_actors={record.action: record.actor_id for record in quote.history},
-    )
-    return Request(
-        actor_id=world.actor_id(role), role=role, action=action,
-        resource=Resource(kind="quote", id=quote.id, state=quote.state,
-                          version_hash=quote.current_hash),
-        context=context,
-    )
+    facts = line_facts(inputs.lines) if inputs.lines else world.current_facts(quote)
+    evidence = tuple(trusted(CitedEvidence, {"id": doc.id, "kind": doc.kind.value,
+                                             "released": doc.status.value == "released"})
+                     for doc in inputs.evidence)
+    prior_actors = {record.action: record.actor_id for record in quote.history}
+    if all(value is None or value.is_finite() for value in facts.values()):
+        context = trusted(RequestContext, {
+            "discount_pct": facts["discount_pct"], "margin_pct": facts["margin_pct"],
+            "amount": facts["amount"], "quantity": facts["quantity"], "evidence": evidence,
+            "prior_actors": prior_actors})
+    else:  # a margin of -Infinity (sold for nothing at a cost): validation refuses it
+        context = RequestContext(**facts, evidence=evidence, prior_actors=prior_actors)
+    return trusted(Request, {
+        "actor_id": world.actor_id(role), "role": role, "action": action,
+        "resource": trusted(Resource, {"kind": "quote", "id": quote.id, "state": quote.state,
+                                       "version_hash": quote.current_hash}),
+        "context": context,
+    })
 
 
 def _context(world: World, role: Role, action: Action, quote: Quote, *, args: BaseModel,
@@ -243,11 +246,12 @@ def _context(world: World, role: Role, action: Action, quote: Quote, *, args: Ba
     if action is Action.INVOICE:
         invoice = _invoice(world, quote)
     fit_failures = _fit_failures(world, quote) if action is Action.CONFIRM_FIT else ()
-    return TransitionContext(
-        actor_id=world.actor_id(role), role=role, now_minute=world.minute, reason=reason,
-        justification=justification, evidence=evidence, fit_failures=fit_failures,
-        purchase_order=purchase_order, receipt=receipt, invoice=invoice,
-    )
+    return trusted(TransitionContext, {
+        "actor_id": world.actor_id(role), "role": role, "now_minute": world.minute,
+        "reason": reason, "justification": justification, "evidence": evidence,
+        "fit_failures": fit_failures, "purchase_order": purchase_order, "receipt": receipt,
+        "invoice": invoice,
+    })
 
 
 def _fit_failures(world: World, quote: Quote) -> tuple[str, ...]:
@@ -279,11 +283,13 @@ def _invoice(world: World, quote: Quote) -> Invoice | None:
 
 
 def _record_transition(world: World, record: TransitionRecord) -> None:
-    world.record(TransitionEntry(
-        step=world.step, minute=world.minute, quote_id=record.quote_id, action=record.action,
-        from_state=record.from_state, to_state=record.to_state, version=record.version_number,
-        version_hash=record.version_hash, actor_id=record.actor_id, role=record.role,
-    ))
+    world.record(trusted(TransitionEntry, {
+        "step": world.step, "minute": world.minute, "kind": "transition",
+        "quote_id": record.quote_id, "action": record.action,
+        "from_state": record.from_state.value, "to_state": record.to_state.value,
+        "version": record.version_number, "version_hash": record.version_hash,
+        "actor_id": record.actor_id, "role": record.role,
+    }))
 
 
 def _after(world: World, action: Action, quote: Quote) -> None:

@@ -7,7 +7,8 @@ nothing an agent sends can raise out of a trial or make the trial unstorable:
 - :func:`clean_text` and :func:`clean`: every lone UTF-16 surrogate (``"\\ud800"``,
   which ``json.loads`` produces from ``"\\\\ud800"``) and any other code point UTF-8
   cannot encode is replaced by U+FFFD, in every string, keys included;
-- :func:`check_arguments`: a call's arguments, cleaned, or the one limit they break
+- :func:`check_arguments` (and :func:`read_arguments`, which also finds the long
+  strings): a call's arguments, cleaned, or the one limit they break
   (:data:`MAX_ARGUMENT_DEPTH` levels, :data:`MAX_ARGUMENTS_CHARS` characters as JSON,
   :data:`MAX_STRING_CHARS` per string, :data:`MAX_ITEMS` per list or object,
   :data:`MAX_INTEGER_DIGITS` per integer, JSON values only); the world answers a
@@ -37,6 +38,7 @@ from __future__ import annotations
 import re
 import reprlib
 from collections.abc import Mapping
+from typing import NamedTuple
 
 from pydantic import JsonValue
 
@@ -48,6 +50,7 @@ __all__ = [
     "MAX_STRING_CHARS",
     "MAX_TOOL_NAME_CHARS",
     "QUOTE_CHARS",
+    "ReadArguments",
     "check_arguments",
     "clean",
     "clean_text",
@@ -56,6 +59,7 @@ __all__ = [
     "describe_exception",
     "long_strings",
     "quote",
+    "read_arguments",
     "shorten",
     "tool_name",
     "unrecorded_arguments",
@@ -101,6 +105,8 @@ _REPLACEMENT = "\ufffd"
 def clean_text(text: str) -> str:
     """``text`` with every code point UTF-8 cannot encode (lone surrogates) replaced by
     U+FFFD; the same string when there is none."""
+    if text.isascii():  # the usual case, and fast: ASCII has no surrogate
+        return text
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
@@ -262,7 +268,109 @@ def check_arguments(arguments: object) -> tuple[dict[str, JsonValue], str | None
         clause naming the limit and where (``arguments nest deeper than 32 levels (at
         a.a.a...)``).
     """
-    return _Scan().run(arguments)
+    found = read_arguments(arguments)
+    return found.arguments, found.problem
+
+
+class ReadArguments(NamedTuple):
+    """A call's arguments as :func:`read_arguments` reads them.
+
+    Attributes:
+        arguments: the cleaned copy (``{}`` when a limit is broken).
+        problem: the limit they break, or ``None`` (see :func:`check_arguments`).
+        long: :func:`long_strings` of the copy.
+        plain: the copy holds only ``dict``, ``list``, ``str``, ``int``, ``float``,
+            ``bool`` and ``None``, exactly those types (no subclass), as validating it
+            as JSON would leave it.
+    """
+
+    arguments: dict[str, JsonValue]
+    problem: str | None
+    long: tuple[str, ...]
+    plain: bool
+
+
+def read_arguments(arguments: object) -> ReadArguments:
+    """:func:`check_arguments` and :func:`long_strings` of the copy, in one pass for the
+    plain arguments nearly every call sends."""
+    try:
+        plain = _Plain()
+        copy = plain.copy(arguments, 0)
+    except _NotPlain:
+        copy = None
+    if isinstance(copy, dict) and plain.chars <= MAX_ARGUMENTS_CHARS:
+        return ReadArguments(copy, None, long_strings(copy) if plain.long else (), True)
+    scanned, problem = _Scan().run(arguments)
+    return ReadArguments(scanned, problem, long_strings(scanned), False)
+
+
+class _NotPlain(Exception):
+    """Arguments :class:`_Plain` leaves to the full scan."""
+
+
+_PLAIN_DEPTH = 8
+"""How deep :class:`_Plain` follows arguments; deeper ones are left to the scan."""
+
+
+class _Plain:
+    """The common case, fast: plain ``dict``, ``list``, ``str``, ``int``, ``float``,
+    ``bool`` and ``None`` values well within every limit, whose keys need no cleaning.
+
+    For such arguments the copy and the character count are the ones :class:`_Scan`
+    makes, and the scan would find no limit broken; anything else (a limit near or
+    broken, another type, a key with a lone surrogate) raises :class:`_NotPlain` and the
+    scan decides, with its exact message.
+    """
+
+    def __init__(self) -> None:
+        self.chars = 0
+        self.long = False  # a string or key longer than QUOTE_CHARS (see long_strings)
+
+    def copy(self, item: object, level: int) -> JsonValue:
+        kind = type(item)
+        if kind is str:
+            assert isinstance(item, str)
+            if len(item) > MAX_STRING_CHARS:
+                raise _NotPlain
+            self.chars += len(item) + 2
+            self.long = self.long or len(item) > QUOTE_CHARS
+            return clean_text(item)
+        if kind is int:
+            assert isinstance(item, int)
+            digits = _digits(item)
+            if digits > MAX_INTEGER_DIGITS:
+                raise _NotPlain
+            self.chars += digits
+            return item
+        if kind is float:
+            self.chars += 24
+            return item  # type: ignore[return-value]  # a float, as kind says
+        if kind is bool or item is None:
+            self.chars += 5
+            return item  # type: ignore[return-value]  # a bool or None, as kind says
+        if level >= _PLAIN_DEPTH or (kind is not dict and kind is not list):
+            raise _NotPlain
+        assert isinstance(item, dict | list)
+        if len(item) > MAX_ITEMS:
+            raise _NotPlain
+        self.chars += 2 + len(item)
+        if isinstance(item, list):
+            return [self.copy(child, level + 1) for child in item]
+        return self._members(item, level)
+
+    def _members(self, item: dict[object, object], level: int) -> dict[str, JsonValue]:
+        members: dict[str, JsonValue] = {}
+        for key, child in item.items():
+            if type(key) is not str or len(key) > MAX_STRING_CHARS or clean_text(key) is not key:
+                raise _NotPlain  # the scan says which key; cleaning could merge two keys
+            self.chars += len(key) + 3
+            self.long = self.long or len(key) > QUOTE_CHARS
+            if type(child) is str and len(child) <= QUOTE_CHARS:  # most values: inline
+                self.chars += len(child) + 2
+                members[key] = clean_text(child)
+            else:
+                members[key] = self.copy(child, level + 1)
+        return members
 
 
 class _Short(reprlib.Repr):

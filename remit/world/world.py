@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Literal
 
 from pydantic import BaseModel, JsonValue, ValidationError
@@ -18,7 +19,8 @@ from pydantic import BaseModel, JsonValue, ValidationError
 from remit.authority import Role
 from remit.catalogue import Constraint, ConstraintOp, Unit, Variant, parse_unit
 from remit.errors import RemitError
-from remit.quotes import GoodsReceipt, PurchaseOrder, Quote
+from remit.quotes import GoodsReceipt, PurchaseOrder, Quote, QuoteVersion
+from remit.trusted import trusted
 from remit.world import conversation, gate, untrusted
 from remit.world.calls import ToolCall, ToolResult
 from remit.world.handoffs import Handoff
@@ -92,6 +94,7 @@ class World:
         self.trail: list[TrailEntry] = []
         self.ended: EndEntry | None = None
         self._long: tuple[str, ...] = ()
+        self._facts: dict[str, tuple[QuoteVersion, dict[str, Decimal | None]]] = {}
 
     # -- recording ---------------------------------------------------------------------
 
@@ -110,9 +113,24 @@ class World:
         """Record an error entry and return it as the call's result (any long string of
         the call's arguments still in ``message`` cut to a short quote)."""
         message = untrusted.cut_long_values(message, self._long)
-        self.record(ErrorEntry(step=self.step, minute=self.minute, actor=role, tool=tool,
-                               code=code, message=message))
+        if type(tool) is str and type(message) is str:
+            self.record(trusted(ErrorEntry, {
+                "step": self.step, "minute": self.minute, "kind": "error", "actor": role,
+                "tool": tool, "code": code, "message": message}))
+        else:  # a name of the agent's that is no plain str: validation makes it one
+            self.record(ErrorEntry(step=self.step, minute=self.minute, actor=role, tool=tool,
+                                   code=code, message=message))
         return ToolResult.failure(tool, code, message)
+
+    def current_facts(self, quote: Quote) -> dict[str, Decimal | None]:
+        """:func:`~remit.world.gate.line_facts` of ``quote``'s current version: worked out
+        once per version (versions never change), for every write and ``get_quote``."""
+        version = quote.current
+        kept = self._facts.get(quote.id)
+        if kept is None or kept[0] is not version:
+            kept = (version, gate.line_facts(version.lines))
+            self._facts[quote.id] = kept
+        return dict(kept[1])
 
     def advance(self, minutes: int) -> None:
         """Move the simulated clock forward."""
@@ -142,12 +160,17 @@ class World:
         """
         self.step += 1
         tool = untrusted.tool_name(call.tool)
-        arguments, problem = untrusted.check_arguments(call.arguments)
-        self._long = (tool, *untrusted.long_strings(arguments))
-        recorded = (arguments if problem is None
-                    else untrusted.unrecorded_arguments(call.arguments, problem))
-        self.record(ToolCallEntry(step=self.step, minute=self.minute, actor=role, tool=tool,
-                                  arguments=recorded))
+        arguments, problem, long, plain = untrusted.read_arguments(call.arguments)
+        self._long = (tool, *long)
+        if plain and type(tool) is str:  # plain JSON, copied just now: as validation makes it
+            self.record(trusted(ToolCallEntry, {
+                "step": self.step, "minute": self.minute, "kind": "tool_call", "actor": role,
+                "tool": tool, "arguments": arguments}))
+        else:
+            recorded = (arguments if problem is None
+                        else untrusted.unrecorded_arguments(call.arguments, problem))
+            self.record(ToolCallEntry(step=self.step, minute=self.minute, actor=role,
+                                      tool=tool, arguments=recorded))
         if self.ended is not None:
             return self.fail(role, tool, "bad_arguments",
                              "the conversation has ended; no further tool calls are taken")
@@ -202,15 +225,7 @@ class World:
     # -- read tools ---------------------------------------------------------------------
 
     def _read(self, role: Role, tool: str, args: BaseModel) -> ToolResult:
-        readers: dict[str, Callable[[Role, BaseModel], ToolResult]] = {
-            "search_catalogue": self._search,
-            "get_product": self._product,
-            "get_evidence": self._evidence,
-            "get_quote": self._get_quote,
-            "get_order": self._order,
-            "get_site_facts": self._site_facts,
-        }
-        return readers[tool](role, args)
+        return _READERS[tool](self, role, args)
 
     def _search(self, role: Role, args: BaseModel) -> ToolResult:
         assert isinstance(args, SearchCatalogueArgs)
@@ -221,11 +236,8 @@ class World:
         ]
         if args.dn is not None:
             constraints.append(Constraint(attribute="dn", op=ConstraintOp.EQ, value=float(args.dn)))
-        found = [
-            v for v in self.catalogue.variants_of(args.family)
-            if all(c.matches(v) for c in constraints)
-        ]
-        return ToolResult.success("search_catalogue", {
+        found = self.catalogue.matching(args.family, constraints)
+        return ToolResult.answer("search_catalogue", {
             "count": len(found),
             "results": [_summary(v) for v in found[: args.limit]],
         })
@@ -234,7 +246,7 @@ class World:
         assert isinstance(args, GetProductArgs)
         if args.sku not in self.catalogue:
             return self.fail(role, "get_product", "not_found", self.unknown_sku(args.sku))
-        return ToolResult.success("get_product", product_record(self.catalogue.variant(args.sku)))
+        return ToolResult.answer("get_product", product_record(self.catalogue.variant(args.sku)))
 
     def catalogue_error(self, sku: str) -> Exception:
         """The catalogue's own explanation of why ``sku`` is unknown."""
@@ -256,14 +268,14 @@ class World:
             return self.fail(role, "get_evidence", "not_found",
                              f"no evidence document id={untrusted.quote(args.evidence_id)}; "
                              "read the product record for the ids of its evidence")
-        return ToolResult.success("get_evidence", document.model_dump(mode="json"))
+        return ToolResult.answer("get_evidence", document.model_dump(mode="json"))
 
     def _get_quote(self, role: Role, args: BaseModel) -> ToolResult:
         assert isinstance(args, QuoteRefArgs)
         quote = self.quotes.get(args.quote_id)
         if quote is None:
             return self._no_quote(role, "get_quote", args.quote_id)
-        return ToolResult.success("get_quote", quote_view(quote, self))
+        return ToolResult.answer("get_quote", quote_view(quote, self))
 
     def _order(self, role: Role, args: BaseModel) -> ToolResult:
         assert isinstance(args, QuoteRefArgs)
@@ -277,7 +289,7 @@ class World:
         }
         if self.may_see(role, "buyer"):
             view["buyer_documents"] = list(sorted(self.documents))
-        return ToolResult.success("get_order", view)
+        return ToolResult.answer("get_order", view)
 
     def _site_facts(self, role: Role, args: BaseModel) -> ToolResult:
         assert isinstance(args, GetSiteFactsArgs)
@@ -288,7 +300,7 @@ class World:
                 f"{self.mode.name}; ask(to={args.owner!r}, facts=[...]) for what you need")
         truths = self.setup.truths
         facts = truths.operating if args.owner == "buyer" else truths.installation
-        return ToolResult.success("get_site_facts", facts.model_dump(mode="json"))
+        return ToolResult.answer("get_site_facts", facts.model_dump(mode="json"))
 
     def may_see(self, role: Role, owner: Literal["buyer", "technical_owner"]) -> bool:
         """Whether ``role`` may read ``owner``'s site facts and documents in this mode."""
@@ -302,6 +314,17 @@ class World:
     def actor_id(self, role: Role) -> str:
         """The actor id of ``role`` in this trial."""
         return ACTOR_IDS[role]
+
+
+_READERS: dict[str, Callable[[World, Role, BaseModel], ToolResult]] = {
+    "search_catalogue": World._search,
+    "get_product": World._product,
+    "get_evidence": World._evidence,
+    "get_quote": World._get_quote,
+    "get_order": World._order,
+    "get_site_facts": World._site_facts,
+}
+"""The read tools, by name."""
 
 
 def _detail(text: str, long: tuple[str, ...]) -> str:
@@ -376,7 +399,7 @@ def quote_view(quote: Quote, world: World) -> dict[str, JsonValue]:
             for ln in current.lines
         ],
         "authority_facts": {name: None if value is None else format(value.normalize(), "f")
-                            for name, value in gate.line_facts(current.lines).items()},
+                            for name, value in world.current_facts(quote).items()},
         "approved_by": None if approval is None else approval.role.value,
         "handoffs": [
             {"id": h.id, "owner": h.owner.value, "action": h.action.value, "status": h.status}

@@ -2,19 +2,33 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from remit.catalogue import (
+    Catalogue,
     CertificateGrade,
     EndConnection,
     Family,
     Iso5211Flange,
     Requirement,
+    SiteTruths,
     Unit,
+    Variant,
     acceptable_pairs,
     acceptable_skus,
     check_actuator,
+    check_gasket,
     check_valve,
+    convert,
+    generate_catalogue,
 )
 from tests.catalogue.sample import site, small_catalogue
+from tests.catalogue.strategies import (
+    DETERMINISTIC,
+    pressure_units,
+    temperature_units,
+)
 
 CATALOGUE = small_catalogue()
 
@@ -91,3 +105,86 @@ def test_spare_actuator_and_gasket_kit_requirements() -> None:
         "AC-EXACT", "AC-LOW"}
     gaskets = Requirement(family=Family.GASKET_KIT, dn=25, quantity=3)
     assert acceptable_skus(CATALOGUE, gaskets, site(piping=EndConnection.FLANGED)) == {"GK-4"}
+
+
+# -- the acceptable set found through the indexes, kept per requirement and site ----------
+
+
+def _reference_skus(catalogue: Catalogue, requirement: Requirement,
+                    truths: SiteTruths) -> frozenset[str]:
+    """The acceptable set by its definition: every active variant tested, every valve
+    paired with every actuator (what acceptable_skus computed before it used indexes)."""
+    def fits(variant: Variant) -> bool:
+        if variant.family is Family.BALL_VALVE:
+            return all(r.passed for r in check_valve(variant, truths, requirement))
+        return all(r.passed for r in check_gasket(variant, truths, requirement))
+
+    active = [v for v in catalogue.variants_of() if v.is_active]
+    if requirement.family is Family.ACTUATOR:
+        flange = truths.installation.actuator_flange
+        return frozenset(v.sku for v in active if v.family is Family.ACTUATOR and (
+            flange is None or v.code("iso5211_flange") == flange.value))
+    valves = [v for v in active if v.family is Family.BALL_VALVE
+              and requirement.family is Family.BALL_VALVE
+              and v.number("dn") == requirement.dn and fits(v)]
+    gaskets = [v for v in active if v.family is Family.GASKET_KIT
+               and v.number("dn") == requirement.dn and fits(v)]
+    accepted = {v.sku for v in [*valves, *gaskets]}
+    if requirement.with_actuator and requirement.family is Family.BALL_VALVE:
+        accepted.update(a.sku for v in valves for a in active if a.family is Family.ACTUATOR
+                        and all(r.passed for r in check_actuator(v, a)))
+    return frozenset(accepted)
+
+
+_GENERATED = {size: generate_catalogue(3, size) for size in (None, 400)}
+_SERVICE_BAR = st.floats(min_value=1.0, max_value=45.0)
+"""Design pressures most generated valves can take, so that acceptable sets are not
+mostly empty."""
+_SERVICE_C = st.floats(min_value=-20.0, max_value=240.0)
+
+
+@DETERMINISTIC
+@given(size=st.sampled_from([None, 400]),
+       family=st.sampled_from(Family), dn=st.sampled_from([15, 25, 40, 50, 80, 100]),
+       with_actuator=st.booleans(),
+       certificate=st.one_of(st.none(), st.sampled_from(CertificateGrade)),
+       pressure=_SERVICE_BAR, pressure_unit=pressure_units,
+       temperature=_SERVICE_C, temperature_unit=temperature_units,
+       chlorides=st.booleans(), piping=st.sampled_from(EndConnection),
+       actuator_flange=st.one_of(st.none(), st.sampled_from(Iso5211Flange)),
+       site_certificate=st.one_of(st.none(), st.sampled_from(CertificateGrade)))
+def test_acceptable_skus_is_its_definition(
+    *, size: int | None, family: Family, dn: int, with_actuator: bool,
+    certificate: CertificateGrade | None, pressure: float, pressure_unit: Unit,
+    temperature: float, temperature_unit: Unit, chlorides: bool, piping: EndConnection,
+    actuator_flange: Iso5211Flange | None, site_certificate: CertificateGrade | None,
+) -> None:
+    catalogue = _GENERATED[size]
+    requirement = Requirement(family=family, dn=dn, quantity=1, with_actuator=with_actuator,
+                              certificate=certificate)
+    truths = site(pressure=convert(pressure, Unit.BAR, pressure_unit),
+                  pressure_unit=pressure_unit,
+                  temperature=convert(temperature, Unit.CELSIUS, temperature_unit),
+                  temperature_unit=temperature_unit, chlorides=chlorides, piping=piping,
+                  actuator_flange=actuator_flange, certificate=site_certificate)
+    expected = _reference_skus(catalogue, requirement, truths)
+    assert acceptable_skus(catalogue, requirement, truths) == expected
+    assert acceptable_skus(catalogue, requirement, truths) == expected  # kept, same answer
+    pairs = acceptable_pairs(catalogue, requirement, truths)
+    if with_actuator and family is Family.BALL_VALVE:
+        assert {actuator for _, actuator in pairs} == {
+            sku for sku in expected if catalogue.variant(sku).family is Family.ACTUATOR}
+    else:
+        assert pairs == frozenset()
+
+
+def test_the_acceptable_set_is_kept_per_requirement_and_site() -> None:
+    """Asked again with equal (not identical) inputs, the catalogue answers with the set
+    it kept; another site gets its own."""
+    catalogue = small_catalogue()
+    first = acceptable_skus(catalogue, Requirement(dn=50, quantity=4), site())
+    again = acceptable_skus(catalogue, Requirement(dn=50, quantity=4), site())
+    assert again is first
+    other = acceptable_skus(catalogue, Requirement(dn=50, quantity=4), HARSH)
+    assert other == {"BV-B", "BV-B2"}
+    assert other != first

@@ -5,10 +5,13 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from remit.catalogue import (
     CertificateGrade,
     EndConnection,
+    Family,
     Iso5211Flange,
     Requirement,
     RuleResult,
@@ -26,10 +29,15 @@ from remit.catalogue import (
     check_fit,
     check_gasket,
     check_valve,
+    convert,
     dn_match,
+    gasket_fits,
+    generate_catalogue,
     required_certificate,
+    valve_fits,
 )
 from tests.catalogue.sample import site, small_catalogue
+from tests.catalogue.strategies import DETERMINISTIC, pressure_units, temperature_units
 
 CATALOGUE = small_catalogue()
 V = CATALOGUE.variant
@@ -234,3 +242,38 @@ def test_rules_refuse_the_wrong_family() -> None:
         c4_seat_temperature(V("AC-F10"), site().operating)
     with pytest.raises(WrongFamilyError, match=r"sku='BV-B'.*needs actuator"):
         c1_flange_match(V("BV-E"), V("BV-B"))
+
+
+# -- the verdicts without sentences agree with the rules ----------------------------------
+
+_GENERATED = generate_catalogue(5, 300)
+
+
+@DETERMINISTIC
+@given(pressure=st.floats(min_value=1.0, max_value=45.0), pressure_unit=pressure_units,
+       temperature=st.floats(min_value=-20.0, max_value=240.0),
+       temperature_unit=temperature_units, chlorides=st.booleans(),
+       piping=st.sampled_from(EndConnection),
+       actuator_flange=st.one_of(st.none(), st.sampled_from(Iso5211Flange)),
+       site_certificate=st.one_of(st.none(), st.sampled_from(CertificateGrade)),
+       buyer_certificate=st.one_of(st.none(), st.sampled_from(CertificateGrade)),
+       dn=st.sampled_from([15, 25, 50, 80]), with_actuator=st.booleans())
+def test_valve_fits_and_gasket_fits_are_the_rules_verdicts(
+    *, pressure: float, pressure_unit: Unit, temperature: float, temperature_unit: Unit,
+    chlorides: bool, piping: EndConnection, actuator_flange: Iso5211Flange | None,
+    site_certificate: CertificateGrade | None, buyer_certificate: CertificateGrade | None,
+    dn: int, with_actuator: bool,
+) -> None:
+    truths = site(pressure=convert(pressure, Unit.BAR, pressure_unit),
+                  pressure_unit=pressure_unit,
+                  temperature=convert(temperature, Unit.CELSIUS, temperature_unit),
+                  temperature_unit=temperature_unit, chlorides=chlorides, piping=piping,
+                  actuator_flange=actuator_flange, certificate=site_certificate)
+    requirement = Requirement(dn=dn, quantity=1, with_actuator=with_actuator,
+                              certificate=buyer_certificate)
+    for valve in _GENERATED.variants_of(Family.BALL_VALVE):
+        expected = all(r.passed for r in check_valve(valve, truths, requirement))
+        assert valve_fits(valve, truths, requirement) is expected
+    for gasket in _GENERATED.variants_of(Family.GASKET_KIT):
+        expected = all(r.passed for r in check_gasket(gasket, truths, requirement))
+        assert gasket_fits(gasket, truths, requirement) is expected

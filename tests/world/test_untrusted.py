@@ -3,13 +3,18 @@ quotes; ``test_world_boundary.py`` drives them through :meth:`World.call`."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
-from pydantic import JsonValue
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from pydantic import JsonValue, TypeAdapter
 
 from remit.world.untrusted import (
     MAX_ARGUMENT_DEPTH,
     MAX_ITEMS,
     MAX_STRING_CHARS,
+    _Scan,  # the full scan: the reference of the fast path
     check_arguments,
     clean,
     clean_text,
@@ -17,6 +22,7 @@ from remit.world.untrusted import (
     describe_exception,
     long_strings,
     quote,
+    read_arguments,
     shorten,
     tool_name,
 )
@@ -103,3 +109,62 @@ def test_long_values_are_cut_from_any_message() -> None:
     cut = cut_long_values(message, long_strings({"lines": [{"sku": sku}], "k": "short"}))
     assert cut == (f"unknown SKU sku={'S' * 80!r}… (500 chars); or {'S' * 80}… (500 chars) "
                    "again")
+
+
+_TEXT = st.one_of(
+    st.lists(st.sampled_from(["a", "é", "\ud800", "\udfff", "😀"]), max_size=5).map("".join),
+    st.sampled_from(["v" * 80, "v" * 81]))  # at and past the length an error message quotes
+_PLAIN_KEYS = st.sampled_from(["sku", "quote_id", "lines", "text", "é", "k" * 81])
+_PLAIN = st.recursive(  # what agents send: the fast path takes it
+    st.one_of(st.none(), st.booleans(), st.floats(), st.integers(), _TEXT),
+    lambda children: st.one_of(st.lists(children, max_size=4),
+                               st.dictionaries(_PLAIN_KEYS, children, max_size=4)),
+    max_leaves=12)
+_ODD = st.recursive(  # near or past a limit, or not plain: the scan decides
+    st.one_of(_PLAIN, st.integers(min_value=10 ** 98, max_value=10 ** 101),
+              st.sampled_from(["x" * MAX_STRING_CHARS, "x" * (MAX_STRING_CHARS + 1)])),
+    lambda children: st.one_of(
+        st.lists(children, max_size=4), st.lists(children, max_size=4).map(tuple),
+        st.dictionaries(st.one_of(_PLAIN_KEYS, st.sampled_from(
+            [f"k{LONE}", "\udfff", "y" * 9000]), st.integers(0, 2)), children, max_size=4),
+        st.builds(lambda n, v: [v] * n, st.sampled_from([MAX_ITEMS, MAX_ITEMS + 1]),
+                  children),
+        st.builds(nested, st.sampled_from([7, 8, 9, MAX_ARGUMENT_DEPTH]))),
+    max_leaves=12)
+
+
+_AT_THE_LIMIT: dict[str, JsonValue] = {
+    **{f"k{i}": "v" * 8190 for i in range(7)}, "k7": "v" * 8140}
+"""Exactly MAX_ARGUMENTS_CHARS as the scan counts: 2 + 8 for the object, 5 per key,
+2 + length per string."""
+
+
+@settings(derandomize=True, database=None, max_examples=300, deadline=None)
+@given(arguments=st.one_of(st.dictionaries(_PLAIN_KEYS, _PLAIN, max_size=6),
+                           st.dictionaries(_PLAIN_KEYS, _ODD, max_size=6), _ODD))
+@example(arguments={f"k{i}": "v" * 8000 for i in range(9)})  # too many characters in all
+@example(arguments=_AT_THE_LIMIT)
+@example(arguments={**_AT_THE_LIMIT, "k7": "v" * 8141})  # one character past it
+@example(arguments=dict([("a\ud800", 1), ("a\udfff", 2)]))  # two keys that clean alike
+def test_the_fast_path_answers_as_the_scan(arguments: object) -> None:
+    """Plain arguments within the limits are copied without the full scan; the copy,
+    key order included, and any limit broken are the scan's."""
+    found = check_arguments(arguments)
+    scanned = _Scan().run(arguments)
+    assert found == scanned
+    assert json.dumps(found, default=repr) == json.dumps(scanned, default=repr)
+    read = read_arguments(arguments)
+    assert read[:3] == (*scanned, long_strings(scanned[0]))
+    if read.plain:  # then the copy is what validating it as JSON gives, types and all
+        validated = TypeAdapter(dict[str, JsonValue]).validate_python(read.arguments)
+        assert json.dumps(validated) == json.dumps(read.arguments)
+        assert _types(validated) == _types(read.arguments)
+
+
+def _types(value: object) -> object:
+    """``value`` with every leaf replaced by its exact type."""
+    if isinstance(value, dict):
+        return {key: _types(child) for key, child in value.items()}
+    if isinstance(value, list):
+        return [_types(child) for child in value]
+    return type(value)
