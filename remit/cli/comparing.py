@@ -179,6 +179,8 @@ def compare_runs(
 
 def _tradeoff(result: Comparison, metrics: Sequence[PairedMetric]) -> tuple[TradeoffRow, ...]:
     """The trade-off table's rows; ``better`` names the side a row's test favours."""
+    from remit.reports.model import TradeoffRow
+
     rows = []
     for m in metrics:
         row = TradeoffRow(metric=m.metric, label=m.label, value_a=m.value_a,
