@@ -180,7 +180,7 @@ class Catalogue(BaseModel):
         return found
 
     def _hint(self, sku: str) -> str:
-        exact = self._spellings.get(_normalised(sku))
+        exact = self._private()["_spellings"].get(_normalised(sku))
         suggestions = [exact] if exact else difflib.get_close_matches(
             sku, self.variants.keys(), n=3, cutoff=0.6
         )
@@ -245,7 +245,7 @@ class Catalogue(BaseModel):
     def fff_class_of(self, sku: str) -> FffClass | None:
         """The FFF class ``sku`` belongs to, or ``None``."""
         self.variant(sku)
-        return self._fff_of.get(sku)
+        return self._private()["_fff_of"].get(sku)  # type: ignore[no-any-return]
 
     def search(
         self,
