@@ -48,6 +48,10 @@ _CHECKING: ContextVar[list[str] | None] = ContextVar("remit_trusted_checking", d
 """Inside :func:`checking`: where the builds that broke the contract are described."""
 
 
+_new = object.__new__  # what BaseModel.__new__ is; the model's frozen __setattr__ is not
+_set = object.__setattr__  # in the way: model_construct sets these four the same way
+
+
 class TrustedBuildError(AssertionError):
     """Raised on leaving :func:`checking`: a :func:`trusted` build broke its contract (a
     defect of the caller, never of the input)."""
@@ -56,11 +60,11 @@ class TrustedBuildError(AssertionError):
 def trusted(model: type[_M], values: dict[str, object]) -> _M:
     """``model(**values)`` for values remit built and knows to be valid, without
     validating them again (see the module docstring for the contract)."""
-    instance = model.__new__(model)
-    object.__setattr__(instance, "__dict__", values)
-    object.__setattr__(instance, "__pydantic_fields_set__", set(values))
-    object.__setattr__(instance, "__pydantic_extra__", None)
-    object.__setattr__(instance, "__pydantic_private__", None)
+    instance = _new(model)
+    _set(instance, "__dict__", values)
+    _set(instance, "__pydantic_fields_set__", set(values))
+    _set(instance, "__pydantic_extra__", None)
+    _set(instance, "__pydantic_private__", None)
     problems = _CHECKING.get()
     if problems is not None:
         problem = _problem(model, values, instance)

@@ -11,11 +11,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from sqlalchemy import create_engine
 from typer.testing import CliRunner
 
 from remit.cli import app
 from remit.scenarios import Suite, builtin_scenarios, export_suite
-from remit.store import BATCH_TRIALS, Store
+from remit.store import BATCH_TRIALS, Store, resolve_url
+from remit.store.figures import fill_figures
 
 HANDWRITTEN = ["--suite", "handwritten"]
 REMIT = [sys.executable, "-m", "remit.cli"]
@@ -146,6 +148,10 @@ def _store_as_scorer_1(db: str, run_id: str) -> str:
             stored = {k: v for k, v in json.loads(text).items() if k not in _SCORER_2_FIELDS}
             connection.execute("UPDATE trials SET score = ? WHERE pk = ?",
                                (json.dumps(stored), pk))
+    engine = create_engine(resolve_url(db, environ={}))
+    with engine.begin() as connection:  # and the figures, as the migration reads them
+        fill_figures(connection)
+    engine.dispose()
     return old.run_id
 
 

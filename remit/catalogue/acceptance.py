@@ -33,6 +33,7 @@ import math
 from collections import defaultdict
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import NamedTuple
 
 from remit.catalogue.catalogue import Catalogue
 from remit.catalogue.families import Family
@@ -144,8 +145,31 @@ def acceptable_skus(
     kept by the catalogue (:meth:`Catalogue.derived`): every trial of a scenario scores
     against it, and a catalogue shared by the process keeps it for the process.
     """
-    return catalogue.derived((_ACCEPTABLE, requirement, truths),
+    # Hashing the frozen facts costs more than the lookup it keys, and every trial of a
+    # scenario asks with the very same objects: those are found by identity first.
+    asked = catalogue.derived(_ASKED, dict[tuple[int, int], _Asked])
+    found = asked.get((id(requirement), id(truths)))
+    if found is not None and found.requirement is requirement and found.truths is truths:
+        return found.skus
+    skus = catalogue.derived((_ACCEPTABLE, requirement, truths),
                              lambda: _acceptable(catalogue, requirement, truths))
+    if len(asked) >= _ASKED_MAX:
+        asked.clear()
+    asked[id(requirement), id(truths)] = _Asked(requirement, truths, skus)
+    return skus
+
+
+class _Asked(NamedTuple):
+    """An acceptable set with the very objects it was asked for (kept alive, so their
+    ids stand for them)."""
+
+    requirement: Requirement
+    truths: SiteTruths
+    skus: frozenset[str]
+
+
+_ASKED = ("remit.catalogue.acceptable_skus.asked",)
+_ASKED_MAX = 4096
 
 
 _ACCEPTABLE = "remit.catalogue.acceptable_skus"

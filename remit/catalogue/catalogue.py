@@ -22,7 +22,7 @@ import difflib
 import hashlib
 import json
 from collections.abc import Callable, Hashable, Iterable
-from typing import Self, TypeVar, cast
+from typing import Any, Self, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
@@ -38,6 +38,7 @@ from remit.errors import UnknownSkuError
 __all__ = ["Catalogue"]
 
 _MAX_PROBLEMS_SHOWN = 12
+_MISSING = object()
 _T = TypeVar("_T")
 
 
@@ -127,6 +128,31 @@ class Catalogue(BaseModel):
             fff_classes={**self.fff_classes, **{f.id: f for f in fff_classes}},
         )
 
+    def _private(self) -> dict[str, Any]:
+        """The private attributes, read directly: the hot queries read them on every
+        call, and pydantic's lookup of one private attribute costs microseconds."""
+        private = self.__pydantic_private__
+        assert private is not None
+        return private
+
+    def __getstate__(self) -> dict[Any, Any]:
+        """The state pickled: the records and the indexes, without what was derived
+        from them later (rebuilt on use; a derived value need not be picklable)."""
+        state = super().__getstate__()
+        private = state.get("__pydantic_private__")
+        if private:
+            state["__pydantic_private__"] = {**private, "_index": None, "_derived": {}}
+        return state
+
+    def __eq__(self, other: object) -> bool:
+        """Equal records make equal catalogues, whatever either has indexed or derived."""
+        if not isinstance(other, Catalogue):
+            return NotImplemented
+        return (self.variants == other.variants and self.documents == other.documents
+                and self.fff_classes == other.fff_classes)
+
+    __hash__ = BaseModel.__hash__  # defining __eq__ would otherwise drop it
+
     def __contains__(self, sku: object) -> bool:
         return sku in self.variants
 
@@ -137,8 +163,9 @@ class Catalogue(BaseModel):
     def variants_of(self, family: Family | None = None) -> tuple[Variant, ...]:
         """All variants (of ``family`` if given), sorted by SKU within each family."""
         if family is not None:
-            return self._by_family[family]
-        return tuple(v for f in Family for v in self._by_family[f])
+            return self._private()["_by_family"][family]  # type: ignore[no-any-return]
+        by_family = self._private()["_by_family"]
+        return tuple(v for f in Family for v in by_family[f])
 
     def variant(self, sku: str) -> Variant:
         """The variant ``sku``.
@@ -153,7 +180,7 @@ class Catalogue(BaseModel):
         return found
 
     def _hint(self, sku: str) -> str:
-        exact = self._spellings.get(_normalised(sku))
+        exact = self._private()["_spellings"].get(_normalised(sku))
         suggestions = [exact] if exact else difflib.get_close_matches(
             sku, self.variants.keys(), n=3, cutoff=0.6
         )
@@ -218,7 +245,7 @@ class Catalogue(BaseModel):
     def fff_class_of(self, sku: str) -> FffClass | None:
         """The FFF class ``sku`` belongs to, or ``None``."""
         self.variant(sku)
-        return self._fff_of.get(sku)
+        return self._private()["_fff_of"].get(sku)  # type: ignore[no-any-return]
 
     def search(
         self,
@@ -304,16 +331,18 @@ class Catalogue(BaseModel):
         Raises:
             UnknownAttributeError: a variant of ``family`` lacks ``name``, or it is a code.
         """
-        variants = self._by_family[family]
+        variants = self._private()["_by_family"][family]
         positions = self._attribute_index().equal(family, name, value)
         if positions is None:  # not a bare number throughout: Variant.number says why
             return tuple(v for v in variants if v.number(name) == value)
         return tuple(variants[position] for position in positions)
 
     def _attribute_index(self) -> AttributeIndex:
-        if self._index is None:
-            self._index = AttributeIndex(self._by_family)
-        return self._index
+        private = self._private()
+        index = private["_index"]
+        if index is None:
+            index = private["_index"] = AttributeIndex(private["_by_family"])
+        return index  # type: ignore[no-any-return]
 
     def derived(self, key: Hashable, compute: Callable[[], _T]) -> _T:
         """The value ``compute()`` derives from this catalogue for ``key``, computed once.
@@ -328,9 +357,11 @@ class Catalogue(BaseModel):
             >>> catalogue.derived(("actives",), lambda: len(catalogue.search(active_only=True)))
             ...                                                       # doctest: +SKIP
         """
-        if key not in self._derived:
-            self._derived[key] = compute()
-        return cast(_T, self._derived[key])
+        derived = self._private()["_derived"]
+        found = derived.get(key, _MISSING)
+        if found is _MISSING:
+            found = derived[key] = compute()
+        return cast(_T, found)
 
     def canonical_json(self) -> str:
         """The catalogue as JSON with sorted keys, compact separators, Decimals as strings.

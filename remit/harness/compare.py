@@ -60,6 +60,7 @@ Example:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Literal, NamedTuple
@@ -172,14 +173,10 @@ class Side(BaseModel):
             return tuple(sorted((t for t in self.tallies if t.mode == self.mode),
                                 key=lambda t: t.first))
         mine = [r for r in self.trials if r.scored.mode == self.mode]
-        seen: set[tuple[str, int]] = set()
-        for record in mine:
-            key = (record.scored.scenario_id, record.scored.trial)
-            if key in seen:
-                raise AggregationError(
-                    f"trial {key[1]} of scenario_id={key[0]!r} in mode={self.mode!r} is "
-                    "scored twice; keep one score per trial")
-            seen.add(key)
+        held = Counter((r.scored.scenario_id, r.scored.trial) for r in mine)
+        if twice := next((key for key, n in held.items() if n > 1), None):
+            raise AggregationError(f"trial {twice[1]} of scenario_id={twice[0]!r} in mode="
+                                   f"{self.mode!r} is scored twice; keep one score per trial")
         return tally_records(mine)
 
 

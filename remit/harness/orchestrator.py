@@ -67,16 +67,17 @@ def trial_seed(run_seed: int, scenario_id: str, mode: str, trial: int) -> int:
 
 
 def world_for(scenario: Scenario, mode: ControlMode) -> World:
-    """A fresh world for one trial of ``scenario`` in ``mode``."""
-    return World(WorldSetup(
-        catalogue=shared_catalogue(scenario.catalogue_seed, scenario.catalogue_size),
-        mode=mode,
-        requirement=scenario.requirement,
-        truths=scenario.truths,
-        certificate_required=scenario.certificate_required,
-        terms=scenario.terms,
-        variance=scenario.variance,
-    ))
+    """A fresh world for one trial of ``scenario`` in ``mode`` (its setup is the
+    validated scenario's and mode's own records, so it is not validated again)."""
+    return World(trusted(WorldSetup, {
+        "catalogue": shared_catalogue(scenario.catalogue_seed, scenario.catalogue_size),
+        "mode": mode,
+        "requirement": scenario.requirement,
+        "truths": scenario.truths,
+        "certificate_required": scenario.certificate_required,
+        "terms": scenario.terms,
+        "variance": scenario.variance,
+    }))
 
 
 class _ModeBriefing(NamedTuple):
@@ -111,21 +112,22 @@ def briefing_for(scenario: Scenario, mode: ControlMode) -> Briefing:
     """The agent's briefing: role, policy, tools, who may do what on which conditions, and
     the plan in oracle-plan.
 
-    Each trial gets a briefing of its own (the agent may keep it), built from the mode's
-    text and owners, which are worked out once per mode (:data:`_MODE_BRIEFINGS`).
+    Each trial gets a briefing of its own, with dicts of its own (the agent may keep it
+    and change them), built from the mode's text and owners, which are worked out once
+    per mode (:data:`_MODE_BRIEFINGS`), and from the validated scenario's records.
     """
     alike = _mode_briefing(mode)
-    return Briefing(
-        role=Role.AGENT,
-        mode=mode.name,
-        policy=alike.policy,
-        tools=tool_specs(),
-        owners=dict(alike.owners),
-        authority=describe_authority(mode),
-        quote_id=scenario.terms.quote_id,
-        max_steps=scenario.max_steps,
-        plan=scenario.plan if mode.plan_in_briefing else None,
-    )
+    return trusted(Briefing, {
+        "role": Role.AGENT,
+        "mode": mode.name,
+        "policy": alike.policy,
+        "tools": tool_specs(),
+        "owners": dict(alike.owners),
+        "authority": describe_authority(mode),
+        "quote_id": scenario.terms.quote_id,
+        "max_steps": scenario.max_steps,
+        "plan": scenario.plan if mode.plan_in_briefing else None,
+    })
 
 
 class TrialLoop:
@@ -274,7 +276,9 @@ async def run_trial_async(scenario: Scenario, mode: ControlMode, agent: Agent | 
         observation = loop.observation()
         while not loop.done():
             try:
-                call = await _settled(agent.act(observation))
+                acted: object = agent.act(observation)
+                # an asynchronous agent's call is awaited; a synchronous one's is at hand
+                call = await _settled(acted) if inspect.isawaitable(acted) else acted
             except _NOT_THE_AGENTS:
                 raise
             except Exception as exc:

@@ -33,9 +33,9 @@ _K = TypeVar("_K")
 _R = TypeVar("_R")
 
 IN_FLIGHT = 4
-"""Trials sent to a worker and not yet returned: one running, the others waiting, so that
-a worker goes on while the parent is not scheduled (on a busy machine that takes longer
-than a trial), and the last trials are still spread evenly."""
+"""Keys (trials) sent to a worker and not yet returned: one running, the others waiting,
+so that a worker goes on while the parent is not scheduled (on a busy machine that takes
+longer than a trial), and the last trials are still spread evenly."""
 _JOIN_SECONDS = 5.0
 """How long a stopping worker is given to exit before it is killed."""
 _NO_FULL_COLLECTIONS = 1_000_000
@@ -132,7 +132,7 @@ class _Run(Generic[_K, _R]):
         self.handing = False  # inside on_result: an error there stops the handing over
 
     def dispatch(self, worker: _Worker, up_to: int = IN_FLIGHT) -> None:
-        """Send ``worker`` trials until it has ``up_to`` in flight (or none are left)."""
+        """Send ``worker`` keys until it has ``up_to`` in flight (or none are left)."""
         while self.todo and len(worker.sent) < up_to:
             index = self.todo.popleft()
             worker.sent.append(index)

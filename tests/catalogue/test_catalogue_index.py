@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import pickle
 
 import pytest
 from hypothesis import example, given
@@ -156,3 +157,17 @@ def test_having_number_is_the_exact_match(size: int | None) -> None:
         for dn in (15, 25, 50, 50.5, 999):
             assert catalogue.having_number(family, "dn", dn) == tuple(
                 v for v in catalogue.variants_of(family) if v.number("dn") == dn)
+
+
+def test_what_a_catalogue_derives_changes_neither_equality_nor_pickling() -> None:
+    """Indexes and derived values (kept by the catalogue once it is queried) are not
+    records: they leave equality alone and are rebuilt after unpickling, not copied."""
+    queried, fresh = generate_catalogue(4, 200), generate_catalogue(4, 200)
+    found = queried.search(Family.BALL_VALVE, dn=50)
+    kept = queried.derived(("a test's value",), lambda: len(found))
+    assert queried == fresh
+    restored = pickle.loads(pickle.dumps(queried))
+    assert restored == fresh
+    assert restored.search(Family.BALL_VALVE, dn=50) == found
+    assert restored.derived(("a test's value",), lambda: -1) == -1  # not carried over
+    assert queried.derived(("a test's value",), lambda: -1) == kept
