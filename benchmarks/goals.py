@@ -257,8 +257,10 @@ def default_run(runs: int, work: Path, *, cached: bool) -> Measure:
 
 
 def _run_ids(db: str) -> list[str]:
+    """The run ids of ``db``: the baseline agent's first, then the guessing agent's."""
     with Store.open(db, read_only=True) as store:
-        return [listing.run_id for listing in store.runs()]
+        listed = sorted(store.runs(), key=lambda listing: listing.agent_id != "baseline")
+        return [listing.run_id for listing in listed]
 
 
 def base_store(work: Path) -> tuple[Path, list[str]]:
@@ -299,7 +301,7 @@ def compare_store(work: Path, url: str, per_run: int) -> list[str]:
     base, ids = base_store(work)
     with Store.open(url) as store:
         if len(store.runs()) == 2:
-            return [listing.run_id for listing in store.runs()]
+            return _run_ids(url)
         with Store.open(str(base), read_only=True) as source:
             for run_id in ids:
                 manifest = source.manifest(run_id)
