@@ -42,7 +42,6 @@ across trials, which worker processes would split.
 
 from __future__ import annotations
 
-import functools
 import inspect
 import multiprocessing
 import pickle
@@ -52,6 +51,7 @@ from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
 from remit.errors import RemitError, RunAbortedError
+from remit.harness.provenance import _unwrapped
 
 __all__ = ["StartMethod", "WorkerFailedError", "WorkersError", "check_workers",
            "start_method", "sync_only"]
@@ -109,16 +109,6 @@ def start_method() -> StartMethod:
     return "forkserver" if "forkserver" in methods else "spawn"
 
 
-def _unwrapped(factory: object) -> object:
-    target = factory
-    for _ in range(100):  # wrappers form a chain; a cycle must not hang the check
-        if isinstance(target, functools.partial):
-            target = target.func
-        elif (inner := getattr(target, "__wrapped__", None)) is not None:
-            target = inner
-        else:
-            break
-    return target
 
 
 def _built_class(factory: object) -> type | None:
