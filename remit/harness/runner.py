@@ -25,6 +25,7 @@ from remit.actors import AgentFactory, AgentUsage, TrialInfo, is_reference_agent
 from remit.authority import ControlMode
 from remit.errors import InfrastructureError, RunAbortedError
 from remit.harness.aggregate import ModeSummary, ScoredTrial, summarise
+from remit.harness.heap import run_heap
 from remit.harness.orchestrator import drive, interruptible, run_trial_async, trial_seed
 from remit.harness.pool import run_in_workers
 from remit.harness.rates import aggregable
@@ -270,9 +271,19 @@ async def run_async(scenarios: Sequence[Scenario], modes: Sequence[ControlMode],
     todo = [(s, m, i) for s, m, i in plan_trials(scenarios, modes, trials)
             if (s.id, m.name, i) not in skip]
     position = {(s.id, m.name, i): index for index, (s, m, i) in enumerate(todo)}
-    if workers > 1:
-        return await _in_workers(todo, position, factory, seed=seed, retries=retries,
-                                 on_trial=on_trial, workers=workers)
+    with run_heap():  # what the run holds is not traversed again and again (see heap)
+        if workers > 1:
+            return await _in_workers(todo, position, factory, seed=seed, retries=retries,
+                                     on_trial=on_trial, workers=workers)
+        return await _in_process(todo, position, factory, seed=seed, retries=retries,
+                                 on_trial=on_trial, concurrency=concurrency)
+
+
+async def _in_process(todo: Sequence[tuple[Scenario, ControlMode, int]],
+                      position: dict[TrialKey, int], factory: AgentFactory, *, seed: int,
+                      retries: int, on_trial: Callable[[TrialRecord], None] | None,
+                      concurrency: int) -> list[TrialRecord]:
+    """:func:`run_async`'s trials on this event loop, ``concurrency`` at a time."""
     gate = asyncio.Semaphore(concurrency)
     results: list[TrialRecord | None] = [None] * len(todo)
 
