@@ -32,6 +32,7 @@ from remit.harness.rates import aggregable
 from remit.harness.scoring import TrialScore, score_trial
 from remit.harness.workers import check_workers, sync_only
 from remit.scenarios import Scenario
+from remit.trusted import trusted
 from remit.world import TrailEntry, World
 from remit.world.untrusted import QUOTE_CHARS, clean, describe_exception, shorten, visible
 
@@ -136,9 +137,12 @@ def _record(scenario: Scenario, mode: ControlMode, info: TrialInfo, world: World
     usage = _usage(agent)
     if usage is not None:
         score = score.model_copy(update={"usage": usage})
-    scored = ScoredTrial(scenario_id=scenario.id, mode=mode.name, trial=info.trial, score=score)
-    return TrialRecord(scored=scored, seed=info.seed, trail=tuple(world.trail),
-                       attempts=attempts, seconds=_since(started))
+    # Built from the world's own, validated entries: not validated again (see trusted)
+    scored = trusted(ScoredTrial, {"scenario_id": scenario.id, "mode": mode.name,
+                                   "trial": info.trial, "score": score})
+    return trusted(TrialRecord, {"scored": scored, "seed": info.seed,
+                                 "trail": tuple(world.trail), "attempts": attempts,
+                                 "infra_error": None, "seconds": _since(started)})
 
 
 def _since(started: float | None) -> float | None:
