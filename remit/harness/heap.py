@@ -2,22 +2,23 @@
 
 CPython's full collections traverse every object the process holds, and a run holds
 many that never become garbage: what existed before it (the modules, the suite, the
-shared catalogue: about 120,000 objects, ~90 ms per full collection on the benchmark
-machine) and, in memory, every finished trial's record (~210 objects a trial, kept
-until the run returns). Left alone, the collector traversed them all again every time
-the oldest generation grew by a quarter: in a 240-trial run, one full collection cost
-as much as 60 trials, and over a long run they cost about a fifth of each trial.
+shared catalogue: about 120,000 objects, ~90 ms a full collection on the benchmark
+machine, as much as 50 fast trials) and, in memory, every finished trial's record (~210
+objects a trial, kept until the run returns). A full collection starts each time the
+oldest generation has grown by a quarter, so over a run of 1,920 trials they cost
+0.4 ms a trial even with the earlier heap frozen; whether one fell inside a 240-trial
+run was chance (the spread between the benchmark's runs).
 
 :func:`run_heap` is entered once per run, by :func:`~remit.harness.run_async`, which
-every path goes through (in memory, recorded in a store, in worker processes): for the
-run's duration, what existed before it is frozen (:func:`gc.freeze`, out of the
-collector's sight, and shared page for page with forked workers), and no full
-collection starts automatically. Young objects are still collected as usual, so a
-trial's own garbage cycles go as they did (a run's trials leave a handful of objects a
-trial in cycles old enough to wait for the run's end). Everything is restored when the
-run ends, however it ends (an error, Ctrl-C). A worker process collects as a fresh
-interpreter does (:data:`FRESH_THRESHOLDS`), whatever it inherited: its records leave
-with each trial.
+every path goes through (in memory, recorded in a store, in worker processes; the
+store's path also around its last save, as the run ends): for the run's duration, what
+existed before it is frozen (:func:`gc.freeze`, out of the collector's sight, and shared
+page for page with forked workers), and no full collection starts automatically. Young
+objects are still collected as usual, so a trial's own garbage cycles go as they did
+(the built-in agents' trials leave about six objects a trial in cycles old enough to
+wait for the run's end). Everything is restored when the run ends, however it ends (an
+error, Ctrl-C). A worker process collects as a fresh interpreter does
+(:data:`FRESH_THRESHOLDS`), whatever it inherited: its records leave with each trial.
 """
 
 from __future__ import annotations
