@@ -253,7 +253,8 @@ async def run_async(scenarios: Sequence[Scenario], modes: Sequence[ControlMode],
     side by side in ``workers`` processes (:mod:`remit.harness.workers`), with the same
     records. Trials start in :func:`execution_order` (mode by mode), so ``on_trial`` sees
     them mode by mode (with workers, in exactly that order); the records returned are in
-    run order (scenario, mode, trial).
+    run order (scenario, mode, trial). While it runs, the garbage collector leaves alone
+    what the run holds (:func:`~remit.harness.heap.run_heap`).
 
     Args:
         scenarios, modes, factory, trials, seed: what to run (see :func:`run`).
