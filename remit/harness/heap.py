@@ -36,30 +36,49 @@ FRESH_THRESHOLDS = (700, 10, 10)
 """CPython's own ``gc`` thresholds, which a worker process collects with."""
 
 
+class _Held:
+    """What the runs under way in this process changed, to be undone by the last one.
+
+    Kept here rather than read back from :mod:`gc`: ``gc.get_freeze_count()`` walks every
+    frozen object (~30 ms once a run has frozen the heap), so nested and overlapping
+    runs count themselves instead. A forked worker inherits the count, and leaves the
+    collector to :func:`~remit.harness.worker_process.serve`.
+    """
+
+    runs = 0
+    froze = False
+    thresholds: tuple[int, int, int] | None = None
+
+
 @contextmanager
 def run_heap() -> Iterator[None]:
     """Inside, what existed on entering is frozen and full collections wait; both are
     restored on leaving (see the module docstring).
 
-    Nested or overlapping uses leave it to the outer one: a heap frozen already (by
-    this or by the caller) stays as it is, and so does a third threshold raised already.
+    Nested and overlapping uses share it: the first one in changes the collector, the
+    last one out restores it. A heap frozen already by the caller, and a third threshold
+    raised already, stay as they are.
 
     Example:
         >>> with run_heap():
         ...     gc.get_threshold()[2] == NO_FULL_COLLECTIONS
         True
     """
-    freeze = gc.get_freeze_count() == 0
-    thresholds = gc.get_threshold()
-    raise_threshold = thresholds[2] < NO_FULL_COLLECTIONS
-    if freeze:
-        gc.freeze()
-    if raise_threshold:
-        gc.set_threshold(thresholds[0], thresholds[1], NO_FULL_COLLECTIONS)
+    if _Held.runs == 0:
+        _Held.froze = gc.get_freeze_count() == 0  # cheap while nothing is frozen
+        if _Held.froze:
+            gc.freeze()
+        thresholds = gc.get_threshold()
+        _Held.thresholds = thresholds if thresholds[2] < NO_FULL_COLLECTIONS else None
+        if _Held.thresholds is not None:
+            gc.set_threshold(thresholds[0], thresholds[1], NO_FULL_COLLECTIONS)
+    _Held.runs += 1
     try:
         yield
     finally:
-        if raise_threshold:
-            gc.set_threshold(*thresholds)
-        if freeze:
-            gc.unfreeze()
+        _Held.runs -= 1
+        if _Held.runs == 0:
+            if _Held.thresholds is not None:
+                gc.set_threshold(*_Held.thresholds)
+            if _Held.froze:
+                gc.unfreeze()

@@ -115,9 +115,11 @@ def test_a_heap_frozen_by_the_caller_and_its_thresholds_stay_the_callers() -> No
         gc.set_threshold(*thresholds)
 
 
-def test_nested_uses_leave_it_to_the_outer_one() -> None:
-    with run_heap():
-        with run_heap():
-            assert gc.get_threshold()[2] == NO_FULL_COLLECTIONS
-        assert gc.get_threshold()[2] == NO_FULL_COLLECTIONS
-        assert gc.get_freeze_count() > 0
+def test_overlapping_uses_restore_the_collector_when_the_last_one_ends() -> None:
+    first, second = run_heap(), run_heap()
+    first.__enter__()
+    second.__enter__()
+    first.__exit__(None, None, None)  # runs under way in one event loop end in any order
+    assert gc.get_threshold()[2] == NO_FULL_COLLECTIONS
+    assert gc.get_freeze_count() > 0
+    second.__exit__(None, None, None)
