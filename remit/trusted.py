@@ -57,12 +57,21 @@ class TrustedBuildError(AssertionError):
     defect of the caller, never of the input)."""
 
 
+_FIELDS_SET: dict[type[BaseModel], set[str]] = {}
+"""Per model, the names of its fields: the ``__pydantic_fields_set__`` of every trusted
+build (each names every field), shared rather than built each time. Pydantic only adds
+to it the name of a field set anew, which it holds already, and copies it for a copy."""
+
+
 def trusted(model: type[_M], values: dict[str, object]) -> _M:
     """``model(**values)`` for values remit built and knows to be valid, without
     validating them again (see the module docstring for the contract)."""
     instance = _new(model)
     _set(instance, "__dict__", values)
-    _set(instance, "__pydantic_fields_set__", set(values))
+    fields = _FIELDS_SET.get(model)
+    if fields is None:
+        fields = _FIELDS_SET[model] = set(model.model_fields)
+    _set(instance, "__pydantic_fields_set__", fields)
     _set(instance, "__pydantic_extra__", None)
     _set(instance, "__pydantic_private__", None)
     problems = _CHECKING.get()

@@ -36,6 +36,7 @@ from remit.harness.compare import (
     paired_bootstrap,
 )
 from remit.harness.gates import Gate, GateError, GateResult, check_gates, parse_gates
+from remit.harness.heap import FRESH_THRESHOLDS, NO_FULL_COLLECTIONS, run_heap
 from remit.harness.manifest import (
     SCORER_VERSION,
     AgentIdentity,
@@ -129,6 +130,8 @@ __all__ = [
     "AGENT_STEP_MINUTES",
     "CORE_SEED",
     "CORE_SIZE",
+    "FRESH_THRESHOLDS",
+    "NO_FULL_COLLECTIONS",
     "NO_VALID_WRITE",
     "RATES",
     "RULES",
@@ -224,6 +227,7 @@ __all__ = [
     "result_of",
     "run",
     "run_async",
+    "run_heap",
     "run_in_workers",
     "run_one",
     "run_scenario",

@@ -11,7 +11,6 @@ they had finished (those received, those still in the pipes) and propagates.
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import multiprocessing
 import pickle
@@ -24,6 +23,7 @@ from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from typing import Any, Generic, TypeVar
 
+from remit.harness.heap import run_heap
 from remit.harness.worker_process import Done, Raised, emit, send, serve
 from remit.harness.workers import StartMethod, WorkerFailedError, start_method
 
@@ -38,8 +38,6 @@ so that a worker goes on while the parent is not scheduled (on a busy machine th
 longer than a trial), and the last trials are still spread evenly."""
 _JOIN_SECONDS = 5.0
 """How long a stopping worker is given to exit before it is killed."""
-_NO_FULL_COLLECTIONS = 1_000_000
-"""The third ``gc`` threshold while records stream in: no automatic full collection."""
 
 
 class _Worker:
@@ -259,12 +257,11 @@ async def run_in_workers(work: Callable[[_K], Coroutine[Any, Any, _R]], keys: Se
     def ignore(index: int, result: _R) -> None:
         del index, result
 
-    with _frozen_heap():
+    with run_heap():  # forked workers share the frozen heap; records pile up in this one
         pool = _start(work, min(workers, len(keys)), method or start_method())
         run = _Run(keys, pool, on_result or ignore, describe)
         try:
-            with _no_full_collections():  # the workers have started: they collect as usual
-                results = await run.collect()
+            results = await run.collect()
         except BaseException:
             _stop(pool, kill=True)
             try:
@@ -275,35 +272,3 @@ async def run_in_workers(work: Callable[[_K], Coroutine[Any, Any, _R]], keys: Se
         _stop(pool, kill=False)
         _close(pool)
     return results
-
-
-@contextmanager
-def _frozen_heap() -> Iterator[None]:
-    """Keep what exists when the workers start (the suite, the catalogue) out of the
-    garbage collector until they end, as Python's documentation advises before a fork:
-    forked workers share its pages, and no collection in the parent traverses it. Left
-    alone if someone else froze the heap."""
-    if gc.get_freeze_count():
-        yield
-        return
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
-
-
-@contextmanager
-def _no_full_collections() -> Iterator[None]:
-    """Leave the parent's oldest generation alone while records stream in.
-
-    Every record received lives until the run ends, so each full collection the
-    records trigger would traverse all of them again (half the parent's time); young
-    objects are still collected as usual, and the thresholds are restored afterwards.
-    """
-    thresholds = gc.get_threshold()
-    gc.set_threshold(thresholds[0], thresholds[1], _NO_FULL_COLLECTIONS)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*thresholds)

@@ -25,12 +25,14 @@ from remit.actors import AgentFactory, AgentUsage, TrialInfo, is_reference_agent
 from remit.authority import ControlMode
 from remit.errors import InfrastructureError, RunAbortedError
 from remit.harness.aggregate import ModeSummary, ScoredTrial, summarise
+from remit.harness.heap import run_heap
 from remit.harness.orchestrator import drive, interruptible, run_trial_async, trial_seed
 from remit.harness.pool import run_in_workers
 from remit.harness.rates import aggregable
 from remit.harness.scoring import TrialScore, score_trial
 from remit.harness.workers import check_workers, sync_only
 from remit.scenarios import Scenario
+from remit.trusted import trusted
 from remit.world import TrailEntry, World
 from remit.world.untrusted import QUOTE_CHARS, clean, describe_exception, shorten, visible
 
@@ -135,9 +137,12 @@ def _record(scenario: Scenario, mode: ControlMode, info: TrialInfo, world: World
     usage = _usage(agent)
     if usage is not None:
         score = score.model_copy(update={"usage": usage})
-    scored = ScoredTrial(scenario_id=scenario.id, mode=mode.name, trial=info.trial, score=score)
-    return TrialRecord(scored=scored, seed=info.seed, trail=tuple(world.trail),
-                       attempts=attempts, seconds=_since(started))
+    # Built from the world's own, validated entries: not validated again (see trusted)
+    scored = trusted(ScoredTrial, {"scenario_id": scenario.id, "mode": mode.name,
+                                   "trial": info.trial, "score": score})
+    return trusted(TrialRecord, {"scored": scored, "seed": info.seed,
+                                 "trail": tuple(world.trail), "attempts": attempts,
+                                 "infra_error": None, "seconds": _since(started)})
 
 
 def _since(started: float | None) -> float | None:
@@ -248,7 +253,8 @@ async def run_async(scenarios: Sequence[Scenario], modes: Sequence[ControlMode],
     side by side in ``workers`` processes (:mod:`remit.harness.workers`), with the same
     records. Trials start in :func:`execution_order` (mode by mode), so ``on_trial`` sees
     them mode by mode (with workers, in exactly that order); the records returned are in
-    run order (scenario, mode, trial).
+    run order (scenario, mode, trial). While it runs, the garbage collector leaves alone
+    what the run holds (:func:`~remit.harness.heap.run_heap`).
 
     Args:
         scenarios, modes, factory, trials, seed: what to run (see :func:`run`).
@@ -270,9 +276,19 @@ async def run_async(scenarios: Sequence[Scenario], modes: Sequence[ControlMode],
     todo = [(s, m, i) for s, m, i in plan_trials(scenarios, modes, trials)
             if (s.id, m.name, i) not in skip]
     position = {(s.id, m.name, i): index for index, (s, m, i) in enumerate(todo)}
-    if workers > 1:
-        return await _in_workers(todo, position, factory, seed=seed, retries=retries,
-                                 on_trial=on_trial, workers=workers)
+    with run_heap():  # what the run holds is not traversed again and again (see heap)
+        if workers > 1:
+            return await _in_workers(todo, position, factory, seed=seed, retries=retries,
+                                     on_trial=on_trial, workers=workers)
+        return await _in_process(todo, position, factory, seed=seed, retries=retries,
+                                 on_trial=on_trial, concurrency=concurrency)
+
+
+async def _in_process(todo: Sequence[tuple[Scenario, ControlMode, int]],
+                      position: dict[TrialKey, int], factory: AgentFactory, *, seed: int,
+                      retries: int, on_trial: Callable[[TrialRecord], None] | None,
+                      concurrency: int) -> list[TrialRecord]:
+    """:func:`run_async`'s trials on this event loop, ``concurrency`` at a time."""
     gate = asyncio.Semaphore(concurrency)
     results: list[TrialRecord | None] = [None] * len(todo)
 

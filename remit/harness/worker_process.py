@@ -24,6 +24,8 @@ from collections.abc import Callable, Coroutine, Sequence
 from multiprocessing.connection import Connection
 from typing import Any, NamedTuple
 
+from remit.harness.heap import FRESH_THRESHOLDS
+
 __all__ = ["Done", "Raised", "emit", "send", "serve"]
 
 
@@ -107,6 +109,7 @@ def serve(conn: Connection, work: Callable[[Any], Coroutine[Any, Any, object]], 
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     gc.freeze()  # what the worker inherited lives as long as it does: never collect it
+    gc.set_threshold(*FRESH_THRESHOLDS)  # not the parent's run thresholds (see heap)
     _own_stdio()
     forwarder = _Forwarder()
     root = logging.getLogger()

@@ -49,6 +49,7 @@ from remit.harness import (
     plan_trials,
     result_of,
     run_async,
+    run_heap,
     select,
     suite_names,
 )
@@ -301,7 +302,8 @@ def _execute(store: Store, manifest: RunManifest, suite: Suite, modes: Sequence[
              factory: AgentFactory, *, concurrency: int,
              on_trial: Callable[[TrialRecord], None] | None,
              done: set[tuple[str, str, int]] | None = None, workers: int = 1) -> RunResult:
-    with TrialWriter(store, manifest.run_id, on_saved=on_trial) as writer:
+    # The last batch is saved as the run ends: inside the run's heap too (see heap).
+    with run_heap(), TrialWriter(store, manifest.run_id, on_saved=on_trial) as writer:
         drive(run_async(
             suite.scenarios, modes, factory, trials=manifest.trials, seed=manifest.seed,
             concurrency=concurrency, retries=manifest.error_treatment.retries,
