@@ -36,7 +36,7 @@ from remit.harness.compare import (
     paired_bootstrap,
 )
 from remit.harness.gates import Gate, GateError, GateResult, check_gates, parse_gates
-from remit.harness.heap import FRESH_THRESHOLDS, NO_FULL_COLLECTIONS, run_heap
+from remit.harness.heap import FRESH_THRESHOLDS, RARE_FULL_COLLECTIONS, run_heap
 from remit.harness.manifest import (
     SCORER_VERSION,
     AgentIdentity,
@@ -131,8 +131,8 @@ __all__ = [
     "CORE_SEED",
     "CORE_SIZE",
     "FRESH_THRESHOLDS",
-    "NO_FULL_COLLECTIONS",
     "NO_VALID_WRITE",
+    "RARE_FULL_COLLECTIONS",
     "RATES",
     "RULES",
     "SCORER_VERSION",

@@ -13,10 +13,11 @@ run was chance (the spread between the benchmark's runs).
 every path goes through (in memory, recorded in a store, in worker processes; the
 store's path also around its last save, as the run ends): for the run's duration, what
 existed before it is frozen (:func:`gc.freeze`, out of the collector's sight, and shared
-page for page with forked workers), and no full collection starts automatically. Young
+page for page with forked workers), and full collections are ten times rarer
+(:data:`RARE_FULL_COLLECTIONS`: none in a fast run of a few thousand trials). Young
 objects are still collected as usual, so a trial's own garbage cycles go as they did
 (the built-in agents' trials leave about six objects a trial in cycles old enough to
-wait for the run's end). Everything is restored when the run ends, however it ends (an
+wait for a full collection). Everything is restored when the run ends, however it ends (an
 error, Ctrl-C). A worker process collects as a fresh interpreter does
 (:data:`FRESH_THRESHOLDS`), whatever it inherited: its records leave with each trial.
 """
@@ -27,10 +28,16 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["FRESH_THRESHOLDS", "NO_FULL_COLLECTIONS", "run_heap"]
+__all__ = ["FRESH_THRESHOLDS", "RARE_FULL_COLLECTIONS", "run_heap"]
 
-NO_FULL_COLLECTIONS = 1_000_000
-"""The third ``gc`` threshold during a run: no full collection starts on its own."""
+RARE_FULL_COLLECTIONS = 100
+"""The third ``gc`` threshold during a run (CPython's default is 10): a full collection
+waits for 100 collections of the middle generation instead of 10. A scripted run of
+1,920 core trials makes ~48 of those, so it sees no full collection; a long run, or an
+agent whose trials allocate much (an LLM agent's HTTP traffic), still gets one now and
+then, so garbage cycles that outlived their trial do not pile up until the run ends.
+CPython also waits until the oldest generation has grown by a quarter since the last
+full collection, so their cost stays proportional to what the run keeps."""
 
 FRESH_THRESHOLDS = (700, 10, 10)
 """CPython's own ``gc`` thresholds, which a worker process collects with."""
@@ -61,7 +68,7 @@ def run_heap() -> Iterator[None]:
 
     Example:
         >>> with run_heap():
-        ...     gc.get_threshold()[2] == NO_FULL_COLLECTIONS
+        ...     gc.get_threshold()[2] == RARE_FULL_COLLECTIONS
         True
     """
     if _Held.runs == 0:
@@ -69,9 +76,9 @@ def run_heap() -> Iterator[None]:
         if _Held.froze:
             gc.freeze()
         thresholds = gc.get_threshold()
-        _Held.thresholds = thresholds if thresholds[2] < NO_FULL_COLLECTIONS else None
+        _Held.thresholds = thresholds if thresholds[2] < RARE_FULL_COLLECTIONS else None
         if _Held.thresholds is not None:
-            gc.set_threshold(thresholds[0], thresholds[1], NO_FULL_COLLECTIONS)
+            gc.set_threshold(thresholds[0], thresholds[1], RARE_FULL_COLLECTIONS)
     _Held.runs += 1
     try:
         yield

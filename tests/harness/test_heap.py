@@ -15,7 +15,7 @@ from remit.actors import oracle_factory
 from remit.authority import builtin_modes
 from remit.harness import (
     FRESH_THRESHOLDS,
-    NO_FULL_COLLECTIONS,
+    RARE_FULL_COLLECTIONS,
     TrialRecord,
     drive,
     run,
@@ -52,7 +52,7 @@ class _Seen:
 
     def held_back(self) -> bool:
         return bool(self.states) and all(
-            thresholds[2] == NO_FULL_COLLECTIONS and frozen > 0
+            thresholds[2] == RARE_FULL_COLLECTIONS and frozen > 0
             for thresholds, frozen in self.states)
 
 
@@ -120,6 +120,6 @@ def test_overlapping_uses_restore_the_collector_when_the_last_one_ends() -> None
     first.__enter__()
     second.__enter__()
     first.__exit__(None, None, None)  # runs under way in one event loop end in any order
-    assert gc.get_threshold()[2] == NO_FULL_COLLECTIONS
+    assert gc.get_threshold()[2] == RARE_FULL_COLLECTIONS
     assert gc.get_freeze_count() > 0
     second.__exit__(None, None, None)
