@@ -62,3 +62,23 @@ def test_importing_remit_loads_its_names_on_first_use(tmp_path: Path) -> None:
     loaded = _loaded("from remit import Catalogue, RemitError\n"
                      "assert Catalogue.__module__.startswith('remit.catalogue')", tmp_path)
     assert "pydantic" in loaded
+
+
+def test_reading_a_stored_run_loads_no_chart_catalogue_or_unit_library(tmp_path: Path) -> None:
+    """``remit compare`` and ``remit show`` read scores: neither draws a chart
+    (matplotlib), generates a catalogue (faker) nor converts a unit (pint)."""
+    db = tmp_path / "runs.db"
+    subprocess.run([sys.executable, "-m", "remit", "run", "--db", str(db), "--agent", "oracle",
+                    "--sample", "2"], capture_output=True, check=True, cwd=tmp_path)
+    listed = subprocess.run([sys.executable, "-m", "remit", "runs", "--db", str(db), "--json"],
+                            capture_output=True, text=True, check=True, cwd=tmp_path)
+    (run_id,) = [run["run_id"] for run in json.loads(listed.stdout)]
+    for command in (["compare", run_id], ["show", run_id]):
+        setup = ("import contextlib, io\nfrom remit.cli import app\n"
+                 "with contextlib.redirect_stdout(io.StringIO()):\n"
+                 f"    app({[*command, '--db', str(db)]!r}, prog_name='remit', "
+                 "standalone_mode=False)")
+        loaded = _loaded(setup, tmp_path)
+        assert {"sqlalchemy", "pydantic"} <= loaded, command  # the command did run
+        assert loaded.isdisjoint({"matplotlib", "faker", "pint"}), (
+            command, sorted(loaded & {"matplotlib", "faker", "pint"}))

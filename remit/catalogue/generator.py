@@ -36,8 +36,6 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import NamedTuple, TypedDict
 
-from faker import Faker
-
 from remit.catalogue.builders import actuator, assemble, ball_valve, gasket_kit
 from remit.catalogue.catalogue import Catalogue
 from remit.catalogue.exceptions import GenerationError
@@ -146,6 +144,10 @@ class _Generator:
     """One generation run: its own RNG, Faker and counters (no global state)."""
 
     def __init__(self, seed: int) -> None:
+        # faker is imported here, not with the module: commands that read stored runs
+        # (compare, report) import the catalogue's types but never generate one.
+        from faker import Faker  # noqa: PLC0415
+
         self.rng = random.Random(seed)
         fake = Faker("en_US")
         fake.seed_instance(seed)

@@ -277,6 +277,11 @@ def parse_unit(text: str) -> Unit:
         UnitError: the spelling is not a unit a record may carry (``kPa`` is a unit,
             but records use bar, psi or MPa).
     """
+    written = _BY_VALUE.get(text)
+    if written is not None:
+        # A record unit as records write it (``bar``, ``C``): the one spelling stored
+        # suites and catalogues hold, read without loading pint.
+        return written
     try:
         measure = measure_unit(text)
     except UnitError:
@@ -286,6 +291,10 @@ def parse_unit(text: str) -> Unit:
             if _PINT_NAME[unit] == measure.name:
                 return unit
     raise UnitError(text, "known", tuple(u.value for u in Unit))
+
+
+_BY_VALUE: dict[str, Unit] = {unit.value: unit for unit in Unit}
+"""Each record unit by its value (what :func:`parse_unit` reads each value as; tested)."""
 
 
 def require_quantity(unit: Unit, quantity: Quantity) -> None:

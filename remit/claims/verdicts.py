@@ -26,6 +26,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -175,9 +176,15 @@ def _decimals(number: float) -> int:
 # facts with the requirement the text states put in place of the site's one. A fact no
 # claim states and no site gives is taken from _UNSTATED; the rule judged never reads it.
 
-_UNSTATED_OPERATING = OperatingFacts(design_pressure=1.0, pressure_unit="bar",
-                                     medium_temperature=20.0, temperature_unit="C",
-                                     chlorides=False, medium="not stated")
+
+@functools.cache
+def _unstated_operating() -> OperatingFacts:
+    # Built on first use: validating its units loads pint's registry (a third of a
+    # second), which commands that import the scorer but judge no fit claim never need.
+    return OperatingFacts(design_pressure=1.0, pressure_unit="bar", medium_temperature=20.0,
+                          temperature_unit="C", chlorides=False, medium="not stated")
+
+
 _UNSTATED_INSTALLATION = InstallationFacts(piping_standard=EndConnection.NPT)
 _CHLORIDE_WORDS = re.compile(r"chlorid|sea\s?water|salt|brine|brackish|saline|marine|offshore"
                              r"|chlorinated", re.IGNORECASE)
@@ -193,7 +200,7 @@ class _Claim(NamedTuple):
     certificate: str | None
 
     def operating(self, **stated: object) -> OperatingFacts:
-        base = self.truths.operating if self.truths is not None else _UNSTATED_OPERATING
+        base = self.truths.operating if self.truths is not None else _unstated_operating()
         return base.model_copy(update=stated)
 
     def installation(self, **stated: object) -> InstallationFacts:

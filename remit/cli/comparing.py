@@ -21,7 +21,7 @@ from remit.cli.app import (
 )
 
 if TYPE_CHECKING:
-    from remit.harness import Comparison, PairedMetric, RunManifest, Side
+    from remit.harness import Comparison, RunManifest, Side
     from remit.reports.model import TradeoffRow
     from remit.store import Store
 
@@ -157,13 +157,14 @@ def compare_runs(
     """
     from remit.harness import compare, paired_metrics
     from remit.reports import comparison_json, comparison_lines, comparison_table, gate_metrics
+    from remit.reports.tradeoff import tradeoff_table
     from remit.store import Store
 
     gate = gate_metrics(fail_if_worse) if fail_if_worse is not None else ()
     with Store.open(db, read_only=True) as store:
         a, b = _sides(store, run_id, other, modes, tallied=True)
     result = compare(a, b, force=force)
-    rows = _tradeoff(result, paired_metrics(
+    rows = tradeoff_table(result, paired_metrics(
         result, a.tallied(), b.tallied(),
         exclude_infra=a.manifest.error_treatment.on_exhausted == "exclude"))
     if as_json:
@@ -175,23 +176,6 @@ def compare_runs(
             out.print(line, markup=False)
     if gate:
         _gate(result, rows, gate)
-
-
-def _tradeoff(result: Comparison, metrics: Sequence[PairedMetric]) -> tuple[TradeoffRow, ...]:
-    """The trade-off table's rows; ``better`` names the side a row's test favours."""
-    from remit.reports.model import TradeoffRow
-
-    rows = []
-    for m in metrics:
-        row = TradeoffRow(metric=m.metric, label=m.label, value_a=m.value_a,
-                          value_b=m.value_b, difference=m.value_b - m.value_a,
-                          higher_is_better=m.higher_is_better, per_item=m.per_item, low=m.low,
-                          high=m.high, p_value=m.p_value, paired_scenarios=m.paired_scenarios,
-                          better=None)
-        side = row.favours
-        rows.append(row if side is None else row.model_copy(
-            update={"better": result.a.label if side == "a" else result.b.label}))
-    return tuple(rows)
 
 
 def _gate(result: Comparison, rows: Sequence[TradeoffRow], gate: Sequence[str]) -> None:

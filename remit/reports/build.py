@@ -27,34 +27,18 @@ from __future__ import annotations
 import contextlib
 import gc
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import UTC, datetime
-from fractions import Fraction
 
 from remit.authority import Action, ControlMode, Role
 from remit.harness.aggregate import ScoredTrial, aggregate
-from remit.harness.compare import (
-    Comparison,
-    ItemCounts,
-    NotComparableError,
-    Side,
-    compare,
-    paired_bootstrap,
-    paired_ratio_test,
-    sign_flip_p,
-)
+from remit.harness.compare import Comparison, NotComparableError, Side, compare
 from remit.harness.manifest import RunManifest
-from remit.harness.rates import (
-    RATES,
-    Rate,
-    aggregable,
-    measured_only,
-    scorer_note,
-    unmeasured,
-)
+from remit.harness.rates import aggregable, measured_only, scorer_note, unmeasured
 from remit.harness.runner import TrialRecord
-from remit.harness.scoring import TrialScore
 from remit.harness.stats import wilson
+from remit.harness.tally import ScenarioTally
+from remit.harness.tradeoff import paired_metrics
 from remit.reports.approval import grant_roles
 from remit.reports.model import (
     REPORT_VERSION,
@@ -72,9 +56,9 @@ from remit.reports.model import (
     ScenarioCell,
     ScenarioFlip,
     ScenarioRow,
-    TradeoffRow,
     TrailPolicy,
 )
+from remit.reports.tradeoff import TESTED_METRICS, tradeoff_rows, tradeoff_table
 from remit.reports.trial_rows import (
     TrailLoader,
     control_modes,
@@ -177,188 +161,15 @@ def _mode_report(name: str, fingerprint: str, records: Sequence[TrialRecord],
 
 
 _TRADEOFF_RESAMPLES = 2_000
-"""Resamples per trade-off metric (up to sixteen of them per pair of modes; pass^1 keeps
-the comparison's own)."""
+"""Resamples per trade-off metric at most (up to sixteen of them per pair of modes;
+pass^1 keeps the comparison's own)."""
 
 
-def _issues(score: TrialScore) -> Fraction | None:
-    count = score.reply_issue_count
-    return None if count is None else Fraction(count)
-
-
-def _any_issue(score: TrialScore) -> Fraction | None:
-    count = score.reply_issue_count
-    return None if count is None else Fraction(int(count > 0))
-
-
-_MEANS: dict[str, Callable[[TrialScore], Fraction | None]] = {
-    "mean_clarification_rounds": lambda s: Fraction(s.clarification_rounds),
-    "mean_review_minutes": lambda s: Fraction(s.review_minutes),
-    "mean_denials": lambda s: Fraction(s.denials),
-    "mean_steps": lambda s: Fraction(s.steps),
-    "reply_issue_rate": _any_issue,
-    "mean_reply_issues": _issues,
-}
-"""Trade-off metrics that are means of a per-trial value, and that value (``None`` for a
-trial that has none: the reply issues of an agent that reports no usage)."""
-
-_RATES = {r.key: r for r in RATES}
-
-TESTED_METRICS: tuple[str, ...] = (
-    "pass_hat_1", *(r.key for r in RATES if not r.per_item), *_MEANS,
-    *(r.key for r in RATES if r.per_item))
-"""The trade-off metrics whose rows carry a paired test, so that one side can be found
-better or worse on them: pass^1, the headline rates, the per-trial means (the reply
-issues' share of trials and mean among them) and the per-item rates (not pass^k for
-k > 1 nor the agent-error count)."""
-
-_Pairs = Sequence[tuple[Sequence[TrialScore], Sequence[TrialScore]]]
-
-
-def _item_counts(rate: Rate, pairs: _Pairs) -> list[ItemCounts]:
-    """Per paired scenario, ``rate``'s items on each side: (part_a, whole_a, part_b, whole_b)."""
-    counts = []
-    for a, b in pairs:
-        part_a, whole_a = map(sum, zip(*(rate.counts(s) for s in a), strict=True))
-        part_b, whole_b = map(sum, zip(*(rate.counts(s) for s in b), strict=True))
-        counts.append((part_a, whole_a, part_b, whole_b))
-    return counts
-
-
-def _rate_differences(rate: Rate, pairs: _Pairs) -> list[Fraction]:
-    """Per paired scenario, a per-trial ``rate`` over side b's trials minus over side
-    a's."""
-    differences = []
-    for a, b in pairs:
-        on_a, on_b = rate.ratio(a), rate.ratio(b)
-        if on_a is not None and on_b is not None:
-            differences.append(on_b - on_a)
-    return differences
-
-
-def _paired_differences(metric: str, pairs: _Pairs) -> list[Fraction] | None:
-    """Per paired scenario, ``metric`` on side b minus side a (each side's value over its
-    own trials), or ``None`` when the metric has no per-scenario form."""
-    rate = _RATES.get(metric)
-    if rate is not None:
-        return _rate_differences(rate, pairs)
-    value = _MEANS.get(metric)
-    if value is None:
-        return None
-    differences = []
-    for a, b in pairs:
-        on_a, on_b = _mean_of(a, value), _mean_of(b, value)
-        if on_a is not None and on_b is not None:
-            differences.append(on_b - on_a)
-    return differences
-
-
-def _mean_of(scores: Sequence[TrialScore],
-             value: Callable[[TrialScore], Fraction | None]) -> Fraction | None:
-    """The mean of ``value`` over the scores that have one; ``None`` when none has."""
-    values = [v for v in map(value, scores) if v is not None]
-    return sum(values, Fraction(0)) / len(values) if values else None
-
-
-def _pairs(c: Comparison, a_records: Sequence[TrialRecord], b_records: Sequence[TrialRecord],
-           exclude_infra: bool) -> list[tuple[list[TrialScore], list[TrialScore]]]:
-    """Each scenario's counted trial scores on both sides, for scenarios run on both."""
-
-    def scores(records: Sequence[TrialRecord], mode: str) -> dict[str, list[TrialScore]]:
-        by: dict[str, list[TrialScore]] = {}
-        for record in records:
-            if record.scored.mode != mode or (record.infra_error is not None and exclude_infra):
-                continue
-            by.setdefault(record.scored.scenario_id, []).append(record.scored.score)
-        return by
-
-    on_a, on_b = scores(a_records, c.a.mode), scores(b_records, c.b.mode)
-    return [(on_a[s], on_b[s]) for s in on_a if s in on_b]
-
-
-def tradeoff_rows(c: Comparison, a_records: Sequence[TrialRecord],
-                  b_records: Sequence[TrialRecord], *, exclude_infra: bool = True,
-                  seed: int = 0, resamples: int = _TRADEOFF_RESAMPLES
-                  ) -> tuple[TradeoffRow, ...]:
-    """The trade-off of a comparison: each metric on both sides, the difference, and for
-    the per-trial metrics and per-item rates a paired bootstrap interval and p-value over
-    the scenarios both sides ran (see :class:`~remit.reports.model.TradeoffRow`).
-
-    Rows, in order: pass^1 (and pass^k at the largest k both sides have), the headline
-    rates of :data:`remit.harness.RATES`, the per-trial means, agent errors, the reply
-    issues (share of trials with one, and per trial) when both sides' agents reported
-    their usage, then the per-item rates (``per_item``). A rate either side's scorer (or
-    kept scores) did not measure has no row, nor has a per-item rate either side had no
-    item of (no claim of that kind, no citation, no hand-off opened): there is nothing to
-    compare. A row's ``better`` names the side its test favours by that side's label
-    (``c.a.label``, ``c.b.label``).
-
-    Args:
-        c: the comparison (:func:`remit.harness.compare`).
-        a_records, b_records: each side's trial records (the same list within one run).
-        exclude_infra: leave out trials that ended in an infrastructure error.
-        seed, resamples: the bootstrap's and the randomization test's.
-    """
-    a = c.a.summary.model_copy(update={"mode": c.a.mode})
-    b = c.b.summary.model_copy(update={"mode": c.b.mode})
-    pairs = _pairs(c, a_records, b_records, exclude_infra)
-    k_max = max((k for k in a.pass_hat_k if k in b.pass_hat_k), default=1)
-    metrics: list[tuple[str, str, bool, float, float]] = [
-        ("pass_hat_1", "pass^1", True, a.pass_hat_k.get(1, 0.0), b.pass_hat_k.get(1, 0.0))]
-    if k_max > 1:
-        metrics.append((f"pass_hat_{k_max}", f"pass^{k_max}", True,
-                        a.pass_hat_k[k_max], b.pass_hat_k[k_max]))
-    skipped = set(c.a.unmeasured) | set(c.b.unmeasured)
-    measured = [r for r in RATES if r.key not in skipped]
-    metrics += [(r.key, r.label, False, r.of(a).value, r.of(b).value)
-                for r in measured if not r.per_item]
-    metrics += [
-        ("mean_clarification_rounds", "clarification rounds", False,
-         a.mean_clarification_rounds, b.mean_clarification_rounds),
-        ("mean_review_minutes", "review minutes", False,
-         a.mean_review_minutes, b.mean_review_minutes),
-        ("mean_denials", "denials", False, a.mean_denials, b.mean_denials),
-        ("mean_steps", "steps", False, a.mean_steps, b.mean_steps),
-        ("errors", "agent errors", False, float(a.errors), float(b.errors)),
-    ]
-    if a.mean_reply_issues is not None and b.mean_reply_issues is not None:
-        metrics += [
-            ("reply_issue_rate", "reply issue (trials)", False,
-             a.reply_issue_rate.value, b.reply_issue_rate.value),
-            ("mean_reply_issues", "reply issues per trial", False,
-             a.mean_reply_issues, b.mean_reply_issues),
-        ]
-    metrics += [(r.key, r.label, False, r.of(a).value, r.of(b).value)
-                for r in measured if r.per_item and r.of(a).total and r.of(b).total]
-    rows = []
-    for metric, label, higher, va, vb in metrics:
-        difference = vb - va
-        low = high = p = None
-        paired = None
-        rate = _RATES.get(metric)
-        if metric == "pass_hat_1":
-            low, high, p, paired = c.delta_low, c.delta_high, c.mcnemar_p, c.n_paired
-        elif rate is not None and rate.per_item:
-            counts = [n for n in _item_counts(rate, pairs) if n[1] or n[3]]
-            tested = paired_ratio_test(counts, seed=seed, resamples=resamples)
-            if tested is not None:
-                (low, high, p), paired = tested, len(counts)
-        elif pairs and (diffs := _paired_differences(metric, pairs)):
-            low, high = paired_bootstrap(diffs, seed=seed, resamples=resamples)
-            p = sign_flip_p(diffs, seed=seed, resamples=resamples)
-            paired = len(diffs)
-        per_item = metric in _RATES and _RATES[metric].per_item
-        row = TradeoffRow(metric=metric, label=label, value_a=va, value_b=vb,
-                          difference=difference, higher_is_better=higher, per_item=per_item,
-                          low=low, high=high, p_value=p, paired_scenarios=paired, better=None)
-        side = row.favours
-        rows.append(row if side is None else row.model_copy(
-            update={"better": c.a.label if side == "a" else c.b.label}))
-    return tuple(rows)
-
-
-def _comparison(c: Comparison, records: Sequence[TrialRecord], *, exclude_infra: bool,
-                seed: int, resamples: int) -> ModeComparison:
+def _comparison(c: Comparison, tallies: Mapping[str, tuple[ScenarioTally, ...]], *,
+                exclude_infra: bool, seed: int, resamples: int) -> ModeComparison:
+    metrics = paired_metrics(c, tallies[c.a.mode], tallies[c.b.mode],
+                             exclude_infra=exclude_infra, seed=seed,
+                             resamples=min(resamples, _TRADEOFF_RESAMPLES))
     return ModeComparison(
         a=c.a.mode, b=c.b.mode, n_paired=c.n_paired, pass1_a=c.pass1_a, pass1_b=c.pass1_b,
         delta=c.delta, delta_low=c.delta_low, delta_high=c.delta_high,
@@ -368,8 +179,7 @@ def _comparison(c: Comparison, records: Sequence[TrialRecord], *, exclude_infra:
         missing=tuple(f"{m.scenario_id} (missing on {m.missing_on}: {m.reason})"
                       for m in c.missing),
         warnings=c.warnings,
-        tradeoff=tradeoff_rows(c, records, records, exclude_infra=exclude_infra, seed=seed,
-                               resamples=min(resamples, _TRADEOFF_RESAMPLES)))
+        tradeoff=tradeoff_table(c, metrics))
 
 
 def _comparisons(manifest: RunManifest, records: tuple[TrialRecord, ...],
@@ -377,18 +187,20 @@ def _comparisons(manifest: RunManifest, records: tuple[TrialRecord, ...],
                  resamples: int) -> tuple[ModeComparison, ...]:
     run_modes = {m.name for m in manifest.modes}
     compared = [m for m in modes if m in run_modes]
+    # Each mode's trials are tallied once, for every comparison and trade-off it is in.
+    tallies = {m: Side(manifest=manifest, mode=m, trials=records).tallied() for m in compared}
     out: list[ModeComparison] = []
     for i, a in enumerate(compared):
         for b in compared[i + 1:]:
             try:
-                result = compare(Side(label=a, manifest=manifest, mode=a, trials=records),
-                                 Side(label=b, manifest=manifest, mode=b, trials=records),
+                result = compare(Side(label=a, manifest=manifest, mode=a, tallies=tallies[a]),
+                                 Side(label=b, manifest=manifest, mode=b, tallies=tallies[b]),
                                  seed=seed, resamples=resamples)
             except NotComparableError as exc:
                 notes.append(f"{a} vs {b} not compared: {'; '.join(exc.problems)}")
                 continue
             out.append(_comparison(
-                result, records, seed=seed, resamples=resamples,
+                result, tallies, seed=seed, resamples=resamples,
                 exclude_infra=manifest.error_treatment.on_exhausted == "exclude"))
     return tuple(out)
 

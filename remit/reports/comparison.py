@@ -37,8 +37,9 @@ from remit.harness.compare import (
 )
 from remit.harness.manifest import RunManifest
 from remit.harness.runner import TrialRecord
-from remit.reports.build import TESTED_METRICS, tradeoff_rows
+from remit.harness.tradeoff import paired_metrics
 from remit.reports.model import ComparisonReport, FlipTrails, Outcome, TradeoffRow, TrialRow
+from remit.reports.tradeoff import TESTED_METRICS, tradeoff_table
 from remit.reports.trial_rows import control_modes, trial_id, trial_row
 from remit.scenarios import Suite
 
@@ -130,15 +131,16 @@ def build_comparison_report(
             :meth:`remit.store.Store.trial`; without it the sides' own records are used.
         generated_at: when the report is built (default: now, UTC).
         seed, resamples: the pass^1 delta's bootstrap (the trade-off's other rows keep
-            :func:`~remit.reports.build.tradeoff_rows`' own resamples), as in
+            :func:`remit.harness.paired_metrics`' own resamples), as in
             ``remit compare``.
 
     Raises:
         remit.harness.NotComparableError: as :func:`remit.harness.compare`.
     """
     comparison = compare(a, b, force=force, seed=seed, resamples=resamples)
-    tradeoff = tradeoff_rows(comparison, a.trials, b.trials, seed=seed,
-                             exclude_infra=a.manifest.error_treatment.on_exhausted == "exclude")
+    tradeoff = tradeoff_table(comparison, paired_metrics(
+        comparison, a.tallied(), b.tallied(), seed=seed,
+        exclude_infra=a.manifest.error_treatment.on_exhausted == "exclude"))
     titles = {s.id: s.title for suite in (suite_b, suite_a) if suite is not None
               for s in suite.scenarios}
     flips = []

@@ -375,7 +375,7 @@ def comparison_table(comparison: Comparison,
     column per side named by its label, one row per metric: each side's value (headline
     rates with their Wilson intervals, per-item rates compactly below a rule) or, given
     the trade-off rows, each side's value and the paired difference with its interval, p
-    and the label of the side it favours (see :func:`remit.reports.build.tradeoff_rows`).
+    and the label of the side it favours (see :func:`remit.reports.tradeoff.tradeoff_table`).
     Rates a side's scorer did not measure have no row."""
     a, b = comparison.a, comparison.b
     table = Table(title=term_text(comparison.title))

@@ -18,6 +18,7 @@ from remit.catalogue import (
     Unit,
     c3_pressure_rating,
     convert,
+    measure_unit,
     parse_unit,
     to_canonical,
 )
@@ -71,6 +72,15 @@ def test_temperature_round_trips_through_any_unit(value: float, unit: Unit) -> N
                                             ("°F", Unit.FAHRENHEIT), ("MPa", Unit.MPA)])
 def test_parse_unit_accepts_common_spellings(text: str, unit: Unit) -> None:
     assert parse_unit(text) is unit
+
+
+@pytest.mark.parametrize("unit", list(Unit))
+def test_a_record_unit_read_as_written_is_the_unit_pint_reads(unit: Unit) -> None:
+    """parse_unit reads a unit's own value without pint (as stored suites hold it): the
+    unit pint's reading of that spelling gives too."""
+    assert parse_unit(unit.value) is unit
+    assert parse_unit(f" {unit.value} ") is unit  # not the value itself: read through pint
+    assert measure_unit(unit.value).name == measure_unit(f" {unit.value} ").name
 
 
 def test_parse_unit_rejects_unknown_spelling() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from remit.harness import Side, TrialRecord, compare, paired_metrics, tally_records
-from remit.reports.build import tradeoff_rows
+from remit.reports.tradeoff import tradeoff_rows
 from remit.scenarios import builtin_scenarios
 from tests.store.sample import sample_manifest, varied_records_of
 

@@ -22,7 +22,7 @@ from remit.reports import (
     render_markdown,
     trail_table,
 )
-from remit.reports.build import tradeoff_rows
+from remit.reports.tradeoff import tradeoff_rows
 from tests.reports.conftest import Golden, SmallRun
 
 
