@@ -124,7 +124,7 @@ def _destinations() -> dict[tuple[str, str], str]:
         (name, source): transitions[0].dest
         for name, event in quote_machine().events.items()
         for source, transitions in event.transitions.items()
-        if transitions
+        if transitions and transitions[0].dest is not None
     }
 
 
