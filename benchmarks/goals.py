@@ -182,7 +182,8 @@ def catalogue_ratio(runs: int) -> Measure:
 
 def _stored_run(url: str) -> None:
     """What ``remit run --db URL`` does once the suite is built: open (create) the store,
-    record the run trial by trial through the writer, read its result back."""
+    record the run trial by trial through the writer, return its result (built from the
+    trials just saved, as a new run's is)."""
     with Store.open(url) as store:
         start_run(store, suite_spec="core", modes=_modes(), agent_id="oracle", trials=1,
                   seed=0)
@@ -218,8 +219,8 @@ def store_ratio(runs: int, postgres: str | None) -> list[Measure]:
                     times["postgres"].append(_cpu_and_wall(lambda u=url: _stored_run(u)))
     includes = ("240 trials (core x 2 modes), oracle agent, suite built before; in memory: "
                 "remit.harness.run, every record kept; recorded: start_run into a fresh "
-                "store (opening and creating it, the writer's batches, the result read "
-                "back), its records dropped once saved")
+                "store (opening and creating it, the manifest, the writer's batches, the "
+                "result), its trails dropped once saved")
 
     def ratios(store: str, kind: int) -> tuple[float, ...]:
         return tuple(s[kind] / m[kind] for s, m in zip(times[store], times["memory"],

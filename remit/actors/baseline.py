@@ -202,11 +202,26 @@ def _money(text: JsonValue) -> Money:
     return Money.of(amount, currency or "EUR")
 
 
+_VARIANTS: dict[str, Variant | None] = {}
+"""Variants already rebuilt, by their record's ``repr`` (key order and JSON types
+included): a frozen variant is rebuilt once per distinct record, not at every read."""
+_VARIANTS_KEPT = 4096
+
+
 def variant_from_record(record: dict[str, JsonValue]) -> Variant | None:
     """Rebuild a :class:`Variant` from a ``get_product`` record (``None`` if malformed).
 
     The record shows no unit cost; the list price stands in (fit rules never read it).
     """
+    key = repr(record)
+    if key not in _VARIANTS:
+        if len(_VARIANTS) >= _VARIANTS_KEPT:
+            _VARIANTS.clear()
+        _VARIANTS[key] = _variant(record)
+    return _VARIANTS[key]
+
+
+def _variant(record: dict[str, JsonValue]) -> Variant | None:
     attributes: dict[str, GovernedAttribute] = {}
     try:
         for name, raw in _obj(record.get("attributes")).items():

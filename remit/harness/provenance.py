@@ -309,12 +309,23 @@ def git_revision(cwd: str | Path | None = None) -> tuple[str | None, bool | None
         git is missing; ``dirty`` is ``None`` when only the status could not be read.
     """
     where = Path.cwd() if cwd is None else Path(cwd)
+    # one subprocess: the v2 header names the commit, every other line is a change
+    status = _git(["status", "--porcelain=v2", "--branch"], where)
+    if status is not None:
+        lines = status.splitlines()
+        heads = [line.split()[-1] for line in lines if line.startswith("# branch.oid ")]
+        if not heads or heads[0] == "(initial)":
+            return None, None
+        return heads[0], any(not line.startswith("#") for line in lines)
     head = _git(["rev-parse", "--verify", "HEAD"], where)
     if head is None or not head.strip():
         return None, None
-    status = _git(["status", "--porcelain"], where)
-    dirty = None if status is None else bool(status.strip())
-    return head.strip(), dirty
+    return head.strip(), None
+
+
+@functools.cache
+def _process_git_revision(where: Path) -> tuple[str | None, bool | None]:
+    return git_revision(where)
 
 
 def new_run_id(started_at: datetime, *, rng: random.Random | None = None) -> str:
@@ -385,13 +396,16 @@ def build_manifest(
             then exclude).
         started_at: aware start time.
         metadata: free-form extras.
-        cwd: the directory whose git state is recorded (default: the current one).
+        cwd: the directory whose git state is recorded (default: the current one); it
+            is read once per process and directory, when the first manifest is built.
 
     Raises:
         ManifestError: no modes, or two modes with the same name.
         pydantic.ValidationError: ``trials`` below 1 or a naive ``started_at``.
     """
-    commit, dirty = git_revision(cwd)
+    # read once per process and directory (a run's start costs no subprocess after the
+    # first): a process that commits between its runs records the state it first saw
+    commit, dirty = _process_git_revision((Path.cwd() if cwd is None else Path(cwd)).resolve())
     return RunManifest(
         run_id=run_id,
         remit_version=remit_version(),

@@ -12,7 +12,12 @@ the source state and computes the guard reasons itself *before* triggering, and 
 with sentences saying what to do. The machine's conditions call the same guards again
 as a safety net for anyone who triggers the machine directly.
 
-Success is atomic: every record and new version is built before the trigger, and only
+Once :func:`fire` has checked the source state and the guards, the machine's
+transition table (read from the machine itself, once) names the destination, and the
+quote's state is moved without building a trigger's event data: the machine has no
+callbacks, so the result is the same, for ~0.1 ms less CPU a trial.
+
+Success is atomic: every record and new version is built before the move, and only
 appended after it succeeded; a refused transition changes nothing.
 
 Example:
@@ -105,6 +110,24 @@ def quote_machine() -> Machine:
     )
 
 
+@cache
+def _destinations() -> dict[tuple[str, str], str]:
+    """(trigger, source state) -> the state the machine moves a checked quote to.
+
+    Read from :func:`quote_machine`'s own transitions: the first one from each source,
+    which is the one a trigger takes when its condition passes (a checked trigger's
+    condition always does). The machine has no callbacks, so moving the state is all a
+    checked trigger does; :func:`_commit` moves it directly, without building the
+    trigger's event data and partials each time (~0.1 ms a trial).
+    """
+    return {
+        (name, source): transitions[0].dest
+        for name, event in quote_machine().events.items()
+        for source, transitions in event.transitions.items()
+        if transitions and transitions[0].dest is not None
+    }
+
+
 def available_actions(quote: Quote) -> tuple[Action, ...]:
     """The triggers valid from the quote's current state (guards not evaluated)."""
     return actions_from(quote.state)
@@ -185,8 +208,11 @@ def _commit(
         else None
     )
 
-    # new versions are appended after the trigger: its conditions see what the guards saw
-    if not quote_machine().events[action.value].trigger(quote, ctx=ctx, checked=_CHECKED):
+    # new versions are appended after the move: the machine sees what the guards saw
+    dest = _destinations().get((action.value, quote.state))
+    if dest is not None:
+        quote.state = dest
+    elif not quote_machine().events[action.value].trigger(quote, ctx=ctx, checked=_CHECKED):
         reasons = guard_failures(quote, action, ctx) or ["a machine condition refused it"]
         raise GuardFailedError(quote.id, action.value, reasons)
 

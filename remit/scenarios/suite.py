@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import weakref
 from collections.abc import Iterator
 
 from pydantic import BaseModel, ConfigDict, model_validator
@@ -18,6 +19,13 @@ from remit.errors import RemitError
 from remit.scenarios.spec import Scenario
 
 __all__ = ["Suite", "UnknownScenarioInSuiteError", "canonical_json"]
+
+
+_FINGERPRINTS: dict[int, str] = {}
+"""Each live suite's fingerprint, by ``id()``: a suite is frozen, so it is computed once
+(the canonical JSON of every scenario, ~7 ms for ``core``). Not a cached property: a
+``model_copy(update=...)`` would copy it along to a suite with other scenarios. An entry
+is removed when its suite is collected, before its ``id()`` can be reused."""
 
 
 def canonical_json(scenario: Scenario) -> str:
@@ -66,7 +74,16 @@ class Suite(BaseModel):
     @property
     def fingerprint(self) -> str:
         """SHA-256 over the scenarios' canonical JSON, in order of id (a suite is a set of
-        scenarios: their order is the run order, not part of what they are)."""
+        scenarios: their order is the run order, not part of what they are).
+
+        Computed once per suite object (a suite is frozen)."""
+        known = _FINGERPRINTS.get(id(self))
+        if known is None:
+            known = _FINGERPRINTS[id(self)] = self._digest()
+            weakref.finalize(self, _FINGERPRINTS.pop, id(self), None)
+        return known
+
+    def _digest(self) -> str:
         digest = hashlib.sha256()
         for scenario in sorted(self.scenarios, key=lambda s: s.id):
             digest.update(canonical_json(scenario).encode())

@@ -302,13 +302,29 @@ def _execute(store: Store, manifest: RunManifest, suite: Suite, modes: Sequence[
              factory: AgentFactory, *, concurrency: int,
              on_trial: Callable[[TrialRecord], None] | None,
              done: set[tuple[str, str, int]] | None = None, workers: int = 1) -> RunResult:
+    kept: list[TrialRecord] = []  # a new run's trials, without their trails
+
+    def saved(record: TrialRecord) -> None:
+        if done is None:
+            kept.append(record.model_copy(update={"trail": ()}))
+        if on_trial is not None:
+            on_trial(record)
+
     # The last batch is saved as the run ends: inside the run's heap too (see heap).
-    with run_heap(), TrialWriter(store, manifest.run_id, on_saved=on_trial) as writer:
+    with run_heap(), TrialWriter(store, manifest.run_id, on_saved=saved) as writer:
         drive(run_async(
             suite.scenarios, modes, factory, trials=manifest.trials, seed=manifest.seed,
             concurrency=concurrency, retries=manifest.error_treatment.retries,
             skip=done or set(), on_trial=writer.add, workers=workers))
     expected = len(plan_trials(suite.scenarios, modes, manifest.trials))
+    if done is None and writer.skipped == 0:
+        # Every trial of this new run was saved by this writer, as it is in hand: the
+        # result is built from them rather than read back (as result_from_store would).
+        if len(kept) == expected:
+            store.finish_run(manifest.run_id, datetime.now(UTC))
+        kept.sort(key=lambda r: (r.scored.scenario_id, r.scored.mode, r.scored.trial))
+        return result_of(kept, [m.name for m in manifest.modes],
+                         exclude_infra_errors=manifest.error_treatment.on_exhausted == "exclude")
     if len(store.completed(manifest.run_id)) == expected:
         store.finish_run(manifest.run_id, datetime.now(UTC))
     return result_from_store(store, manifest.run_id)

@@ -87,6 +87,10 @@ class TrialWriter:
         batch: trials per transaction at most.
         seconds: how long a trial may wait for its batch.
         clock: the clock that measures ``seconds`` (tests pass their own).
+
+    Attributes:
+        skipped: how many added trials were found already stored (by another process
+            resuming the same run) instead of being saved by this writer.
     """
 
     def __init__(self, store: Store, run_id: str, *,
@@ -103,6 +107,7 @@ class TrialWriter:
         self._clock = clock
         self._waiting: list[TrialRecord] = []
         self._saved_at = clock()
+        self.skipped = 0
 
     def add(self, record: TrialRecord) -> None:
         """Keep a finished trial; save the batch when it is full or has waited long
@@ -127,6 +132,7 @@ class TrialWriter:
             with _whole():
                 saved = set(self._store.save_trials(self._run_id, waiting))
                 self._waiting = []
+            self.skipped += len(waiting) - len(saved)
             for record in waiting:
                 s = record.scored
                 if len(saved) < len(waiting) and \

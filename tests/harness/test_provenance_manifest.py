@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 import shutil
+import subprocess
 from datetime import UTC, datetime, timedelta, timezone
 from importlib import metadata
 from pathlib import Path
@@ -139,7 +140,12 @@ def test_git_state_is_recorded_inside_the_checkout() -> None:
     assert re.fullmatch(r"[0-9a-f]{40}", commit)
     assert isinstance(dirty, bool)
     manifest = _build(REPO)
-    assert manifest.git_commit == commit
+    # read once per process: the commit checked out when this process built its first
+    # manifest here, which is HEAD or (when a commit came since) one of its ancestors
+    assert manifest.git_commit is not None
+    assert subprocess.run(["git", "merge-base", "--is-ancestor", manifest.git_commit, commit],
+                          cwd=REPO, check=False).returncode == 0
+    assert _build(REPO).git_commit == manifest.git_commit
 
 
 def test_remit_version_falls_back_to_the_package_attribute(
@@ -172,3 +178,24 @@ def test_run_ids_of_the_same_second_are_unique() -> None:
 def test_run_id_refuses_a_naive_time() -> None:
     with pytest.raises(ManifestError, match="naive; pass an aware time"):
         new_run_id(datetime(2026, 1, 1))  # noqa: DTZ001 - the naive time under test
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_git_state_names_the_commit_and_any_change(tmp_path: Path) -> None:
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-c", "user.name=remit", "-c", "user.email=r@example.com",
+                               *args], cwd=tmp_path, check=True, capture_output=True,
+                              text=True).stdout.strip()
+
+    git("init", "-q")
+    assert git_revision(tmp_path) == (None, None)  # no commit yet
+    (tmp_path / "a.txt").write_text("one\n")
+    git("add", "a.txt")
+    git("commit", "-q", "-m", "first")
+    head = git("rev-parse", "HEAD")
+    assert git_revision(tmp_path) == (head, False)
+    (tmp_path / "a.txt").write_text("two\n")
+    assert git_revision(tmp_path) == (head, True)
+    git("checkout", "-q", "a.txt")
+    (tmp_path / "new.txt").write_text("untracked\n")
+    assert git_revision(tmp_path) == (head, True)
