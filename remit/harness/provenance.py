@@ -323,11 +323,6 @@ def git_revision(cwd: str | Path | None = None) -> tuple[str | None, bool | None
     return head.strip(), None
 
 
-@functools.cache
-def _process_git_revision(where: Path) -> tuple[str | None, bool | None]:
-    return git_revision(where)
-
-
 def new_run_id(started_at: datetime, *, rng: random.Random | None = None) -> str:
     """A sortable, readable, unique run id: ``r-YYYYMMDD-HHMMSS-xxxxxx`` (UTC, random hex).
 
@@ -396,16 +391,15 @@ def build_manifest(
             then exclude).
         started_at: aware start time.
         metadata: free-form extras.
-        cwd: the directory whose git state is recorded (default: the current one); it
-            is read once per process and directory, when the first manifest is built.
+        cwd: the directory whose git state is recorded (default: the current one).
 
     Raises:
         ManifestError: no modes, or two modes with the same name.
         pydantic.ValidationError: ``trials`` below 1 or a naive ``started_at``.
     """
-    # read once per process and directory (a run's start costs no subprocess after the
-    # first): a process that commits between its runs records the state it first saw
-    commit, dirty = _process_git_revision((Path.cwd() if cwd is None else Path(cwd)).resolve())
+    # read at every run's start (one subprocess): a long-lived process (a notebook, an
+    # MCP server) whose checkout changes between runs records each run's own state
+    commit, dirty = git_revision(cwd)
     return RunManifest(
         run_id=run_id,
         remit_version=remit_version(),
