@@ -24,10 +24,10 @@ from collections.abc import Callable, Coroutine, Sequence
 from multiprocessing.connection import Connection
 from typing import Any, NamedTuple
 
-__all__ = ["Done", "Raised", "emit", "send", "serve"]
+__all__ = ["Done", "Forwarder", "Raised", "emit", "send", "serve"]
 
 
-class _Forwarder(logging.Handler):
+class Forwarder(logging.Handler):
     """The worker's only log handler: keeps each record, ready to travel to the parent."""
 
     def __init__(self) -> None:
@@ -108,7 +108,7 @@ def serve(conn: Connection, work: Callable[[Any], Coroutine[Any, Any, object]], 
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     gc.freeze()  # what the worker inherited lives as long as it does: never collect it
     _own_stdio()
-    forwarder = _Forwarder()
+    forwarder = Forwarder()
     root = logging.getLogger()
     for handler in list(root.handlers):
         root.removeHandler(handler)

@@ -38,6 +38,7 @@ from remit.harness import (
     RunResult,
     ScenarioSelection,
     SelectionError,
+    TrialExecutor,
     TrialRecord,
     agent_identity,
     apply_selection,
@@ -130,7 +131,7 @@ def start_run(store: Store, *, suite_spec: str, modes: Sequence[ControlMode],
               metadata: Mapping[str, JsonValue] | None = None,
               on_trial: Callable[[TrialRecord], None] | None = None,
               on_start: Callable[[RunManifest, int], None] | None = None,
-              workers: int = 1) -> RunResult:
+              workers: int = 1, executor: TrialExecutor | None = None) -> RunResult:
     """Run ``suite_spec`` x ``modes`` x ``trials`` with ``agent_id``, recording as it goes.
 
     Args:
@@ -151,6 +152,9 @@ def start_run(store: Store, *, suite_spec: str, modes: Sequence[ControlMode],
         on_trial: called after each trial is stored (progress).
         on_start: called with the manifest and the number of trials to run, once the
             run is recorded (so a caller can say how to resume it).
+        executor: runs the trials elsewhere (:class:`~remit.harness.RayExecutor`); its
+            name is recorded in the manifest (``local`` without one), which is no
+            comparability key.
 
     Raises:
         SelectionError: the selection names an unknown id or tag, or keeps nothing.
@@ -161,7 +165,8 @@ def start_run(store: Store, *, suite_spec: str, modes: Sequence[ControlMode],
     suite, chosen = select_from(whole, selection)
     treatment = error_treatment or ErrorTreatment()
     agent_factory = factory or load_agent_factory(agent_id)  # a bad spec records nothing
-    check_workers(agent_factory, workers=workers, concurrency=concurrency)
+    if executor is None:
+        check_workers(agent_factory, workers=workers, concurrency=concurrency)
     started = datetime.now(UTC)
     manifest = build_manifest(
         run_id=new_run_id(started), suite=suite, modes=modes, agent_id=agent_id,
@@ -169,6 +174,7 @@ def start_run(store: Store, *, suite_spec: str, modes: Sequence[ControlMode],
         agent=identity if identity is not None else agent_identity(agent_factory),
         selection=chosen, trials=trials, seed=seed,
         error_treatment=treatment, started_at=started,
+        executor="ray" if executor is not None and executor.name == "ray" else "local",
         metadata={**suite_metadata(suite_spec, whole.fingerprint, chosen),
                   **custom_mode_metadata(modes),
                   **dict(metadata or {})})
@@ -176,7 +182,8 @@ def start_run(store: Store, *, suite_spec: str, modes: Sequence[ControlMode],
     if on_start is not None:
         on_start(manifest, len(suite) * len(modes) * trials)
     return _execute(store, manifest, suite, modes, agent_factory,
-                    concurrency=concurrency, on_trial=on_trial, workers=workers)
+                    concurrency=concurrency, on_trial=on_trial, workers=workers,
+                    executor=executor)
 
 
 def _whole_suite(manifest: RunManifest, *, quick: bool) -> Suite:
@@ -209,13 +216,17 @@ def resume_run(store: Store, run_id: str, *, concurrency: int = 1,
                factory: AgentFactory | None = None,
                on_trial: Callable[[TrialRecord], None] | None = None,
                on_start: Callable[[RunManifest, int], None] | None = None,
-               retry_errors: bool = False, workers: int = 1) -> RunResult:
+               retry_errors: bool = False, workers: int = 1,
+               executor: TrialExecutor | None = None) -> RunResult:
     """Run the trials of ``run_id`` that the store does not hold yet.
 
     Args:
         workers: processes running trials (as for :func:`remit.harness.run_async`); a
             run may be resumed with other ``workers`` and ``concurrency`` than it started
             with, since neither changes its trials.
+        executor: runs the trials elsewhere (as for :func:`start_run`); a run may be
+            resumed on another executor than it started on (its manifest keeps the
+            first).
         retry_errors: also run again the trials that ended in an infrastructure error
             (after an outage, say): their records are deleted, once the run is known to
             be resumable, and replaced by the new attempts.
@@ -252,7 +263,8 @@ def resume_run(store: Store, run_id: str, *, concurrency: int = 1,
             raise ResumeError(f"cannot resume {run_id}: mode {mode.name!r} has changed since "
                               "the run started; start a new run")
     agent_factory = factory or _factory_of(manifest)
-    check_workers(agent_factory, workers=workers, concurrency=concurrency)
+    if executor is None:
+        check_workers(agent_factory, workers=workers, concurrency=concurrency)
     if retry_errors:
         store.discard_errored(run_id)
     done = store.completed(run_id)
@@ -260,7 +272,8 @@ def resume_run(store: Store, run_id: str, *, concurrency: int = 1,
         total = len(suite) * len(modes) * manifest.trials
         on_start(manifest, total - len(done))
     return _execute(store, manifest, suite, modes, agent_factory,
-                    concurrency=concurrency, on_trial=on_trial, done=done, workers=workers)
+                    concurrency=concurrency, on_trial=on_trial, done=done, workers=workers,
+                    executor=executor)
 
 
 def _resumed_suite(manifest: RunManifest) -> Suite:
@@ -300,12 +313,13 @@ def _factory_of(manifest: RunManifest) -> AgentFactory:
 def _execute(store: Store, manifest: RunManifest, suite: Suite, modes: Sequence[ControlMode],
              factory: AgentFactory, *, concurrency: int,
              on_trial: Callable[[TrialRecord], None] | None,
-             done: set[tuple[str, str, int]] | None = None, workers: int = 1) -> RunResult:
+             done: set[tuple[str, str, int]] | None = None, workers: int = 1,
+             executor: TrialExecutor | None = None) -> RunResult:
     with TrialWriter(store, manifest.run_id, on_saved=on_trial) as writer:
         drive(run_async(
             suite.scenarios, modes, factory, trials=manifest.trials, seed=manifest.seed,
             concurrency=concurrency, retries=manifest.error_treatment.retries,
-            skip=done or set(), on_trial=writer.add, workers=workers))
+            skip=done or set(), on_trial=writer.add, workers=workers, executor=executor))
     expected = len(plan_trials(suite.scenarios, modes, manifest.trials))
     if len(store.completed(manifest.run_id)) == expected:
         store.finish_run(manifest.run_id, datetime.now(UTC))
