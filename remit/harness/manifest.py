@@ -136,11 +136,6 @@ class RunManifest(BaseModel):
         trials: trials per scenario and mode.
         seed: the run seed.
         error_treatment: how infrastructure errors were handled.
-        executor: where the run started its trials: ``local`` (this machine: one
-            process, or its worker processes) or ``ray`` (a Ray cluster); ``None`` in
-            runs stored before it was recorded. How a run was executed, not what it
-            is: it is no comparability key, and a run resumed on another executor
-            keeps the one it started on.
         started_at, ended_at: aware UTC times (``ended_at`` is ``None`` while running).
         metadata: free-form extras (cache mode of LLM runs, notes).
     """
@@ -164,7 +159,6 @@ class RunManifest(BaseModel):
     trials: int = Field(ge=1)
     seed: int
     error_treatment: ErrorTreatment = ErrorTreatment()
-    executor: Literal["local", "ray"] | None = None
     started_at: AwareDatetime
     ended_at: AwareDatetime | None = None
     metadata: dict[str, JsonValue] = {}

@@ -364,7 +364,6 @@ def build_manifest(
     trials: int,
     seed: int,
     error_treatment: ErrorTreatment | None = None,
-    executor: typing.Literal["local", "ray"] | None = "local",
     started_at: datetime,
     metadata: Mapping[str, JsonValue] | None = None,
     cwd: str | Path | None = None,
@@ -384,8 +383,6 @@ def build_manifest(
         seed: the run seed.
         error_treatment: how infrastructure errors are handled (default: retry twice,
             then exclude).
-        executor: where the trials start (``local`` or ``ray``; see
-            :class:`~remit.harness.manifest.RunManifest`).
         started_at: aware start time.
         metadata: free-form extras.
         cwd: the directory whose git state is recorded (default: the current one).
@@ -414,7 +411,6 @@ def build_manifest(
         trials=trials,
         seed=seed,
         error_treatment=error_treatment if error_treatment is not None else ErrorTreatment(),
-        executor=executor,
         started_at=started_at,
         metadata=dict(metadata) if metadata is not None else {},
     )

@@ -67,6 +67,11 @@ __all__ = ["ResumeError", "SessionRun", "resolve_suite", "result_from_store", "r
 _SUITE_PATH = "suite_path"
 _WHOLE_SUITE = "whole_suite_fingerprint"
 _DRIVER = "driver"  # "mcp" for runs played by an external client (remit.mcp records it)
+_EXECUTOR = "executor"
+"""The metadata key naming where a run started its trials: ``local`` (this machine, in one
+process or in worker processes) or ``ray``. How a run was executed, not what it is: no
+comparability key (a run on Ray compares with one in one process), and a run resumed on
+another executor keeps the one it started on."""
 
 
 class ResumeError(RemitError, ValueError):
@@ -153,8 +158,8 @@ def start_run(store: Store, *, suite_spec: str, modes: Sequence[ControlMode],
         on_start: called with the manifest and the number of trials to run, once the
             run is recorded (so a caller can say how to resume it).
         executor: runs the trials elsewhere (:class:`~remit.harness.RayExecutor`); its
-            name is recorded in the manifest (``local`` without one), which is no
-            comparability key.
+            name is recorded in the manifest's metadata (``executor``: ``local`` without
+            one), which is no comparability key.
 
     Raises:
         SelectionError: the selection names an unknown id or tag, or keeps nothing.
@@ -174,9 +179,9 @@ def start_run(store: Store, *, suite_spec: str, modes: Sequence[ControlMode],
         agent=identity if identity is not None else agent_identity(agent_factory),
         selection=chosen, trials=trials, seed=seed,
         error_treatment=treatment, started_at=started,
-        executor="ray" if executor is not None and executor.name == "ray" else "local",
         metadata={**suite_metadata(suite_spec, whole.fingerprint, chosen),
                   **custom_mode_metadata(modes),
+                  _EXECUTOR: "local" if executor is None else executor.name,
                   **dict(metadata or {})})
     store.create_run(manifest)
     if on_start is not None:
