@@ -106,5 +106,9 @@ class TrialActor:
             record, and the log records emitted since the last call returned).
         """
         work = self._load(work_id, boxed)
-        result = await work(key)
+        try:
+            result = await work(key)
+        except Exception as exc:  # the driver raises it again: say where it was raised
+            exc.add_note(f"raised in a Ray worker on node {node_address()}")
+            raise
         return Done(index, result, self._forwarder.take())

@@ -364,7 +364,7 @@ class _RayRun(typing.Generic[_K, _R]):
         if isinstance(error, exceptions.RayTaskError):
             cause = error.cause
             if isinstance(cause, BaseException):
-                cause.add_note(f"raised in a Ray worker on node {error.ip}, on trial {trial}")
+                cause.add_note(f"on trial {trial}")
                 raise cause from None
         if isinstance(error, exceptions.RayError):
             raise WorkerFailedError(trial, f"its Ray worker was lost more than {RESTARTS} "
