@@ -221,10 +221,10 @@ class RayExecutor:
         """
         ray = _ray()
         self._ray = ray
-        if ray.is_initialized():
-            return
         if self.address is not None:
             _probe(self.address)
+        if ray.is_initialized():
+            return  # this process is connected already (a test session's Ray)
         try:
             ray.init(address=self.address, include_dashboard=False, log_to_driver=False,
                      namespace="remit")
