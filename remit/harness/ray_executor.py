@@ -219,10 +219,8 @@ class RayExecutor:
             ExecutorError: Ray is not installed, the address does not answer, or the
                 cluster runs another version of Ray or Python.
         """
-        ray = _ray()
-        self._ray = ray
-        if self.address is not None:
-            _probe(self.address)
+        self.check()
+        ray = self._ray
         if ray.is_initialized():
             return  # this process is connected already (a test session's Ray)
         try:
@@ -231,6 +229,17 @@ class RayExecutor:
         except (ConnectionError, RuntimeError, SystemExit) as exc:
             raise ExecutorError("ray", _refusal(self.address, exc)) from None
         self._started = True
+
+    def check(self) -> None:
+        """Refuse what cannot connect, without connecting: Ray not installed, an address
+        that does not answer (a version mismatch shows only on :meth:`connect`).
+
+        Raises:
+            ExecutorError: as for :meth:`connect`.
+        """
+        self._ray = _ray()
+        if self.address is not None:
+            _probe(self.address)
 
     def close(self) -> None:
         """End the actors; shut down the Ray this executor started, if it did."""

@@ -353,7 +353,8 @@ class SessionRun(NamedTuple):
 
 def session_runs(outcomes: Sequence[SpooledOutcome], *, seed: int, started_at: datetime,
                  store: Store | None = None,
-                 selection: ScenarioSelection | None = None) -> list[SessionRun]:
+                 selection: ScenarioSelection | None = None,
+                 executor: str = "local") -> list[SessionRun]:
     """Gather a pytest session's outcomes into runs, one per agent, stored if asked.
 
     A run has one agent, so a session whose tests use several agents (a marker may
@@ -370,16 +371,19 @@ def session_runs(outcomes: Sequence[SpooledOutcome], *, seed: int, started_at: d
         store: where to store the runs (``None``: build them only).
         selection: the session's ``--remit-*`` scenario selection, if any; its counts
             are set per run (selected: the run's scenarios).
+        executor: where the session ran its trials (``local`` or ``ray``), recorded in
+            each manifest's metadata.
     """
     merged = merge_session((o.test, o.outcome.agent, o.outcome.records) for o in outcomes)
     return [_session_run([o.outcome for o in outcomes if o.outcome.agent == agent], part,
-                         seed=seed, started_at=started_at, store=store, selection=selection)
+                         seed=seed, started_at=started_at, store=store, selection=selection,
+                         executor=executor)
             for agent, part in merged.items()]
 
 
 def _session_run(outcomes: Sequence[ScenarioOutcome], part: MergedAgent, *, seed: int,
                  started_at: datetime, store: Store | None,
-                 selection: ScenarioSelection | None) -> SessionRun:
+                 selection: ScenarioSelection | None, executor: str) -> SessionRun:
     scenarios: dict[str, Scenario] = {}
     modes: dict[str, ControlMode] = {}
     for outcome in outcomes:
@@ -400,6 +404,7 @@ def _session_run(outcomes: Sequence[ScenarioOutcome], part: MergedAgent, *, seed
                               trials=max(per_cell.values(), default=1), seed=seed,
                               started_at=started_at,
                               metadata={"source": "pytest", "tests": len(part.tests),
+                                        _EXECUTOR: executor,
                                         **custom_mode_metadata(list(modes.values()))})
     if store is not None:
         store.create_run(manifest)
