@@ -8,7 +8,6 @@ extra is shown in a fresh interpreter that cannot import Ray.
 
 from __future__ import annotations
 
-import json
 import socket
 import subprocess
 import sys
@@ -22,18 +21,7 @@ from remit.authority import mode_by_name
 from remit.cli import app
 from remit.harness import TrialRecord
 from remit.store import Store, start_run
-
-
-def _invoke(*args: str) -> dict[str, object]:
-    result = CliRunner().invoke(app, ["run", *args, "--json"])
-    assert result.exit_code == 0, result.output
-    shown: dict[str, object] = json.loads(result.stdout)
-    return shown
-
-
-def _stored(db: Path, run_id: str) -> list[TrialRecord]:
-    with Store.open(str(db), read_only=True) as store:
-        return [r.model_copy(update={"seconds": None}) for r in store.trials(run_id)]
+from tests.stored_runs import invoke_run, stored_trials
 
 
 def _refused(*args: str) -> str:
@@ -56,11 +44,11 @@ def _closed_port() -> int:
 def test_a_run_on_ray_is_the_run_one_process_makes(ray_cluster: ModuleType,
                                                    tmp_path: Path) -> None:
     db = tmp_path / "remit.db"
-    one = _invoke("--suite", "handwritten", "--trials", "2", "--seed", "3", "--db", str(db))
-    ray = _invoke("--suite", "handwritten", "--trials", "2", "--seed", "3", "--db", str(db),
+    one = invoke_run("--suite", "handwritten", "--trials", "2", "--seed", "3", "--db", str(db))
+    ray = invoke_run("--suite", "handwritten", "--trials", "2", "--seed", "3", "--db", str(db),
                   "--executor", "ray", "--workers", "2")
     assert ray["modes"] == one["modes"]
-    assert _stored(db, str(ray["run_id"])) == _stored(db, str(one["run_id"]))
+    assert stored_trials(db, str(ray["run_id"])) == stored_trials(db, str(one["run_id"]))
     manifests = [ray["manifest"], one["manifest"]]
     executors = []
     for manifest in manifests:
@@ -91,11 +79,11 @@ def test_a_run_stopped_in_one_process_is_finished_on_ray(ray_cluster: ModuleType
                   trials=2, seed=9, on_trial=stop_after_five)
     with Store.open(str(db)) as store:
         [listing] = store.runs()
-    resumed = _invoke("--resume", listing.run_id, "--db", str(db), "--executor", "ray")
-    whole = _invoke("--suite", "handwritten", "--trials", "2", "--seed", "9", "--db", str(db))
+    resumed = invoke_run("--resume", listing.run_id, "--db", str(db), "--executor", "ray")
+    whole = invoke_run("--suite", "handwritten", "--trials", "2", "--seed", "9", "--db", str(db))
     assert resumed["run_id"] == listing.run_id
     assert resumed["modes"] == whole["modes"]
-    assert _stored(db, listing.run_id) == _stored(db, str(whole["run_id"]))
+    assert stored_trials(db, listing.run_id) == stored_trials(db, str(whole["run_id"]))
 
 
 def test_off_a_terminal_the_progress_is_one_line(ray_cluster: ModuleType,

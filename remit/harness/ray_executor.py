@@ -224,8 +224,10 @@ class RayExecutor:
         if ray.is_initialized():
             return  # this process is connected already (a test session's Ray)
         try:
+            # Ray's own notices (a local instance started, token authentication) would
+            # interleave with the run's progress; its errors still show.
             ray.init(address=self.address, include_dashboard=False, log_to_driver=False,
-                     namespace="remit")
+                     namespace="remit", logging_level=logging.ERROR)
         except (ConnectionError, RuntimeError, SystemExit) as exc:
             raise ExecutorError("ray", _refusal(self.address, exc)) from None
         self._started = True

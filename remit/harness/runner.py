@@ -1,8 +1,9 @@
 """Run scenarios x modes x trials with one agent, score every trial, aggregate per mode.
 
 :func:`run_async` is the engine: bounded concurrency (asynchronous agents overlap
-their waiting) or worker processes (synchronous agents use several cores: see
-:mod:`remit.harness.workers`), retries of infrastructure errors, skipping trials already
+their waiting), worker processes (synchronous agents use several cores: see
+:mod:`remit.harness.workers`) or another executor (a Ray cluster: see
+:mod:`remit.harness.ray_executor`), retries of infrastructure errors, skipping trials already
 done (resume) and a callback per finished trial (persistence, progress). :func:`run` is the
 in-memory front that ``remit run`` and the pytest plugin call. Each trial gets a fresh
 agent from the factory and a stable seed derived from the run seed, so a run is
