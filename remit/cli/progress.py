@@ -56,7 +56,7 @@ class RunProgress:
                  traceback: TracebackType | None) -> None:
         self.stop()
         if kind is None and self._bar is None and self.run_id:
-            self.out.print(self.summary(), markup=False)
+            self.out.print(self.summary(), markup=False, soft_wrap=True)
 
     def stop(self) -> None:
         """Remove the bar (before the run's results or an error are printed)."""
