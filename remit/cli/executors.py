@@ -8,9 +8,12 @@ address that does not answer or an agent that cannot travel writes nothing.
 from __future__ import annotations
 
 import contextlib
+import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from remit.actors import AgentFactory
     from remit.harness import TrialExecutor
 
@@ -64,10 +67,23 @@ def check_runnable(factory: AgentFactory, executor: TrialExecutor | None, *, wor
 
 def connected(executor: TrialExecutor | None) -> contextlib.AbstractContextManager[object]:
     """The Ray executor, connected for the run's duration (refused in one line if it
-    cannot connect), or nothing to do for ``local``."""
+    cannot connect), or nothing to do for ``local``.
+
+    Ray's driver prints what its workers report (a worker lost, a task retried) on
+    ``stdout``; while the run goes, ``stdout`` is ``stderr``, so that ``stdout`` holds the
+    command's output alone (``--json`` stays parseable).
+    """
     from remit.harness import RayExecutor
 
-    return executor if isinstance(executor, RayExecutor) else contextlib.nullcontext()
+    if not isinstance(executor, RayExecutor):
+        return contextlib.nullcontext()
+    return _stdout_to_stderr(executor)
+
+
+@contextlib.contextmanager
+def _stdout_to_stderr(executor: contextlib.AbstractContextManager[object]) -> Iterator[None]:
+    with contextlib.redirect_stdout(sys.stderr), executor:
+        yield
 
 
 def capacity(executor: TrialExecutor | None, workers: int, concurrency: int) -> int:
