@@ -7,13 +7,22 @@ import io
 import re
 from datetime import UTC, datetime
 
+from remit.actors import OracleAgent, TrialInfo, reference_agent
 from remit.authority import mode_by_name
 from remit.cli.progress import RunProgress
+from remit.errors import InfrastructureError
 from remit.harness import RunManifest, build_manifest, builtin_suite, new_run_id, run
 from remit.reports.safe import SafeConsole
-from tests.worker_agents import flaky
 
 _ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+@reference_agent
+def _down_on_trial_0(info: TrialInfo) -> OracleAgent:
+    """The oracle, except that trial 0 always meets an infrastructure error."""
+    if info.trial == 0:
+        raise InfrastructureError(f"the agent's server is away for {info.scenario_id}")
+    return OracleAgent(info)
 
 
 def _manifest() -> RunManifest:
@@ -26,7 +35,7 @@ def _manifest() -> RunManifest:
 
 def test_progress_counts_done_failing_errors_and_in_flight() -> None:
     records = run(builtin_suite("handwritten").scenarios, [mode_by_name("dual_control")],
-                  flaky, trials=2).trials
+                  _down_on_trial_0, trials=2).trials
     out = io.StringIO()
     manifest = _manifest()
     with RunProgress(SafeConsole(file=out, force_terminal=True, width=200), capacity=4

@@ -29,6 +29,7 @@ from remit.harness import (
 )
 from remit.harness.ray_actor import WorkLoadError
 from remit.store import Store, start_run
+from tests import worker_agents
 from tests.llm.fake_server import FakeChatServer, ReadThenEnd
 from tests.ray_agents import KILLED_ON, KillsItsWorkerOnce, NotOnWorkers, unpicklable
 from tests.worker_agents import flaky, raising_factory
@@ -106,6 +107,7 @@ def test_a_worker_killed_mid_trial_loses_and_duplicates_nothing(
 
 
 def test_infrastructure_errors_are_retried_where_the_trial_runs(on_ray: RayExecutor) -> None:
+    worker_agents.ATTEMPTS.clear()  # flaky counts attempts per process: this one starts afresh
     here = run(SCENARIOS, _modes(), flaky, trials=2, seed=2, retries=1)
     there = run(SCENARIOS, _modes(), flaky, trials=2, seed=2, retries=1, executor=on_ray)
     assert _records(there) == _records(here)
