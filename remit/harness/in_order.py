@@ -4,17 +4,23 @@ Every executor that runs a run's trials elsewhere (worker processes,
 :mod:`remit.harness.pool`; Ray actors, :mod:`remit.harness.ray_executor`) receives
 finished trials in whatever order they end, and hands them to the one writer in the
 order the trials were planned to start, so a run stores its trials in the order one
-process would. :class:`InOrder` is that hand-over, shared by both.
+process would. :class:`InOrder` is that hand-over, shared by both, and
+:func:`no_full_collections` keeps the garbage collector from traversing the records
+again and again as they stream in.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import gc
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Generic, TypeVar
 
-__all__ = ["InOrder"]
+__all__ = ["InOrder", "no_full_collections"]
 
 _R = TypeVar("_R")
+_NO_FULL_COLLECTIONS = 1_000_000
+"""The third ``gc`` threshold while records stream in: no automatic full collection."""
 
 
 class InOrder(Generic[_R]):
@@ -65,3 +71,20 @@ class InOrder(Generic[_R]):
             for index in sorted(self.finished):
                 self.on_result(index, self.finished.pop(index))
         self.handing = False
+
+
+@contextmanager
+def no_full_collections() -> Iterator[None]:
+    """Leave this process's oldest generation alone while records stream in.
+
+    Every record received lives until the run ends, so each full collection the
+    records trigger would traverse all of them again (half the receiving process's
+    time); young objects are still collected as usual, and the thresholds are restored
+    afterwards.
+    """
+    thresholds = gc.get_threshold()
+    gc.set_threshold(thresholds[0], thresholds[1], _NO_FULL_COLLECTIONS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)

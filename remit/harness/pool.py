@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from typing import Any, Generic, TypeVar
 
-from remit.harness.in_order import InOrder
+from remit.harness.in_order import InOrder, no_full_collections
 from remit.harness.worker_process import Done, Raised, emit, send, serve
 from remit.harness.workers import StartMethod, WorkerFailedError, start_method
 
@@ -39,8 +39,6 @@ so that a worker goes on while the parent is not scheduled (on a busy machine th
 longer than a trial), and the last trials are still spread evenly."""
 _JOIN_SECONDS = 5.0
 """How long a stopping worker is given to exit before it is killed."""
-_NO_FULL_COLLECTIONS = 1_000_000
-"""The third ``gc`` threshold while records stream in: no automatic full collection."""
 
 
 class _Worker:
@@ -248,7 +246,7 @@ async def run_in_workers(work: Callable[[_K], Coroutine[Any, Any, _R]], keys: Se
         pool = _start(work, min(workers, len(keys)), method or start_method())
         run = _Run(keys, pool, on_result or ignore, describe)
         try:
-            with _no_full_collections():  # the workers have started: they collect as usual
+            with no_full_collections():  # the workers have started: they collect as usual
                 results = await run.collect()
         except BaseException:
             _stop(pool, kill=True)
@@ -276,19 +274,3 @@ def _frozen_heap() -> Iterator[None]:
         yield
     finally:
         gc.unfreeze()
-
-
-@contextmanager
-def _no_full_collections() -> Iterator[None]:
-    """Leave the parent's oldest generation alone while records stream in.
-
-    Every record received lives until the run ends, so each full collection the
-    records trigger would traverse all of them again (half the parent's time); young
-    objects are still collected as usual, and the thresholds are restored afterwards.
-    """
-    thresholds = gc.get_threshold()
-    gc.set_threshold(thresholds[0], thresholds[1], _NO_FULL_COLLECTIONS)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*thresholds)

@@ -41,7 +41,7 @@ from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any, TypeVar
 
 from remit.errors import RemitError
-from remit.harness.in_order import InOrder
+from remit.harness.in_order import InOrder, no_full_collections
 from remit.harness.pool import IN_FLIGHT
 from remit.harness.ray_actor import TrialActor
 from remit.harness.worker_process import Done, emit
@@ -317,7 +317,8 @@ class RayExecutor:
                       boxed=[self._ray.put(blob)], order=InOrder(len(keys), on_result),
                       describe=describe, per_actor=self._per_actor(len(actors)))
         try:
-            return await run.collect()
+            with no_full_collections():
+                return await run.collect()
         except BaseException:
             self._end_actors()  # their trials in flight are abandoned with them
             run.salvage()
