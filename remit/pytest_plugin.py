@@ -75,27 +75,28 @@ Writing a scenario test::
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+
+from remit.plugin_options import add_options, check_executor, close_executor, executor
+from remit.plugin_options import selection as _selection
+from remit.plugin_options import settings as _settings
+from remit.plugin_session import record_session
 
 if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr
 
     from remit.authority import ControlMode
     from remit.harness.collected import AgentSummary, SessionOutcome
-    from remit.harness.manifest import ScenarioSelection
     from remit.harness.outcome import ScenarioOutcome, ScenarioRunner
     from remit.harness.settings import RunSettings
-    from remit.harness.spool import SpooledOutcome
     from remit.scenarios import Scenario
 
 __all__ = ["ScenarioFile", "ScenarioItem"]
 
-_SETTINGS = pytest.StashKey["RunSettings"]()
-_SELECTION = pytest.StashKey["ScenarioSelection | None"]()
 _RESULTS = pytest.StashKey[list["SessionOutcome"]]()
 _SCENARIO = pytest.StashKey[tuple["Scenario", "ControlMode"]]()
 _OUTCOMES = pytest.StashKey[list[str]]()
@@ -114,80 +115,8 @@ _MARKER_HELP = ("remit(modes=('all_tools', 'dual_control'), trials=1, agent='bas
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    """The ``remit`` option group."""
-    group = parser.getgroup("remit", "remit: scenario tests of commercial agents")
-    group.addoption("--remit-agent", metavar="SPEC", default=None,
-                    help="agent for scenario tests: a built-in name (oracle, baseline, "
-                         "guessing, claiming, abandoning, overreaching), openai:MODEL or "
-                         "package.module:factory (default: baseline); a test's "
-                         "@pytest.mark.remit(agent=...) overrides it")
-    group.addoption("--remit-modes", metavar="NAMES", default=None,
-                    help="comma-separated control modes, one test id each: built-in names "
-                         "or mode files (.yaml/.json) (default: all_tools,dual_control); "
-                         "a test's @pytest.mark.remit(modes=...) overrides it")
-    group.addoption("--remit-trials", metavar="N", type=int, default=None,
-                    help="trials per scenario and mode, the n of pass^k (default: 1); "
-                         "a test's @pytest.mark.remit(trials=...) overrides it")
-    group.addoption("--remit-seed", metavar="N", type=int, default=None,
-                    help="run seed; each trial's seed derives from it (default: 0); "
-                         "a test's @pytest.mark.remit(seed=...) overrides it")
-    group.addoption("--remit-db", metavar="URL", default=None,
-                    help="store the session's trials as one run in this database (a SQLite "
-                         "path or postgresql://...); see it with `remit show`")
-    group.addoption("--remit-report", metavar="PATH", default=None,
-                    help="write a report of the session's trials; the format follows the "
-                         "suffix: .html, .md, .json or .xml (JUnit); one per agent when "
-                         "the session ran several")
-    group.addoption("--remit-scenario", metavar="ID", action="append", default=None,
-                    help="run only this scenario (repeatable): scenario files' items of "
-                         "other scenarios are deselected, and a test's remit.run of another "
-                         "scenario skips the test")
-    group.addoption("--remit-k", metavar="EXPR", default=None,
-                    help="run only scenarios whose ids match EXPR (words with and, or, not "
-                         "and parentheses, as -k for test ids); applies like --remit-scenario")
-    group.addoption("--remit-tag", metavar="TAG", action="append", default=None,
-                    help="run only scenarios carrying this tag, facet=value or a value of "
-                         "any facet (repeatable: any of them); applies like --remit-scenario")
-    group.addoption("--remit-sample", metavar="N", type=int, default=None,
-                    help="run a seeded random sample of N of the selected scenario files' "
-                         "scenarios (the others are deselected; remit.run is not sampled)")
-    group.addoption("--remit-sample-seed", metavar="S", type=int, default=None,
-                    help="seed of --remit-sample (default: 0)")
-    group.addoption("--remit-junit-payload", action="store_true", default=False,
-                    help="also put each outcome's scored trials, as JSON, in the test's "
-                         "properties (--junitxml's <property name=\"remit_scored\">); "
-                         "off by default: kilobytes per trial that CI dashboards do not read")
-
-
-def _settings(config: pytest.Config) -> RunSettings:
-    """The session's settings from the ``--remit-*`` options, built on first use."""
-    if _SETTINGS not in config.stash:
-        from remit.harness.settings import RunSettings, SettingsError
-
-        try:
-            config.stash[_SETTINGS] = RunSettings.from_options(
-                agent=config.getoption("remit_agent"), modes=config.getoption("remit_modes"),
-                trials=config.getoption("remit_trials"), seed=config.getoption("remit_seed"),
-                db=config.getoption("remit_db"), report=config.getoption("remit_report"))
-        except SettingsError as exc:
-            raise pytest.UsageError(str(exc)) from None
-    return config.stash[_SETTINGS]
-
-
-def _selection(config: pytest.Config) -> ScenarioSelection | None:
-    """The ``--remit-scenario/-k/-tag/-sample`` selection, checked on first use."""
-    if _SELECTION not in config.stash:
-        from remit.harness.selection import PLUGIN_OPTIONS, SelectionError, selection_of
-
-        try:
-            config.stash[_SELECTION] = selection_of(
-                scenario_ids=config.getoption("remit_scenario") or (),
-                keyword=config.getoption("remit_k"), tags=config.getoption("remit_tag") or (),
-                sample=config.getoption("remit_sample"),
-                sample_seed=config.getoption("remit_sample_seed"), options=PLUGIN_OPTIONS)
-        except SelectionError as exc:
-            raise pytest.UsageError(exc.problem) from None
-    return config.stash[_SELECTION]
+    """The ``remit`` option group (:func:`remit.plugin_options.add_options`)."""
+    add_options(parser)
 
 
 def _is_worker(config: pytest.Config) -> bool:
@@ -299,6 +228,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if any(config.getoption(name) is not None for name in options):
         _settings(config)
     _selection(config)
+    check_executor(config)
     if not _is_worker(config):
         # The controller checks for everyone, before the spool below exists.
         _check_agent(config, collected=False)
@@ -415,10 +345,6 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]
     return report
 
 
-def _slug(text: str) -> str:
-    return "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in text).strip("-")
-
-
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """Record the session (``--remit-db``: one run per agent, as a run has one agent)
     and write its report (``--remit-report``: one per run), once, on the controller.
@@ -428,6 +354,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     tests passed, never a traceback that would hide the test summary.
     """
     config = session.config
+    close_executor(config)
     spool = config.stash.get(_SPOOL, None)
     if _is_worker(config) or spool is None:
         return
@@ -442,63 +369,10 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if not outcomes:
         lines.append(("remit: no scenario ran; nothing stored or reported", False))
         return
-    _record(_settings(config), outcomes, _selection(config), lines)
+    record_session(_settings(config), outcomes, _selection(config), lines,
+                   executor="local" if config.getoption("remit_executor") != "ray" else "ray")
     if any(error for _, error in lines) and session.exitstatus == pytest.ExitCode.OK:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
-
-
-def _record(settings: RunSettings, outcomes: Sequence[SpooledOutcome],
-            selection: ScenarioSelection | None, lines: list[tuple[str, bool]]) -> None:
-    """Store and report the session's outcomes, one run (and report) per agent; each line
-    says what happened (or failed)."""
-    from datetime import UTC, datetime
-
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from remit.errors import RemitError
-    from remit.store import Store, session_runs
-
-    started = datetime.now(UTC)
-    runs = None
-    if settings.db is not None:
-        try:
-            with Store.open(settings.db) as store:
-                runs = session_runs(outcomes, seed=settings.seed, started_at=started,
-                                    store=store, selection=selection)
-        except (RemitError, OSError, SQLAlchemyError) as exc:
-            lines.append((f"remit: ERROR: the session's trials were not stored in "
-                          f"--remit-db={settings.db!r}: {_one_line(exc)}", True))
-        else:
-            if len(runs) > 1:
-                lines.append((f"remit: the session ran {len(runs)} agents and a run has one, "
-                              f"so it is stored as {len(runs)} runs, one per agent", False))
-            lines += [(f"remit: stored {len(run.records)} trials of {run.manifest.agent_id} as "
-                       f"run {run.manifest.run_id} in {settings.db}; see it with "
-                       f"`remit show {run.manifest.run_id}`", False) for run in runs]
-    if runs is None:
-        runs = session_runs(outcomes, seed=settings.seed, started_at=started,
-                            selection=selection)
-    if settings.report is None:
-        return
-    from remit.reports import write_report
-
-    target = Path(settings.report)
-    for run in runs:
-        # One report per agent: a run, and so a report, has one agent.
-        path = target if len(runs) == 1 else target.with_name(
-            f"{target.stem}-{_slug(run.manifest.agent_id)}{target.suffix}")
-        try:
-            written = write_report(run.manifest, run.records, run.suite, path)
-        except (RemitError, OSError, ValueError) as exc:
-            lines.append((f"remit: ERROR: the report of {run.manifest.agent_id} was not written "
-                          f"to {path}: {_one_line(exc)}", True))
-        else:
-            lines.append((f"remit: report written to {written}", False))
-
-
-def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    return text or type(exc).__name__
 
 
 def _node_settings(node: pytest.Item) -> RunSettings:
@@ -541,7 +415,7 @@ def remit(request: pytest.FixtureRequest, remit_mode: ControlMode) -> ScenarioRu
 
     node: pytest.Item = request.node
     return ScenarioRunner(_node_settings(node), remit_mode, _sink(node.config, node),
-                          admit=_admit(node.config))
+                          admit=_admit(node.config), executor=executor(node.config))
 
 
 @pytest.hookimpl(wrapper=True)
@@ -621,7 +495,8 @@ class ScenarioItem(pytest.Item):
         from remit.harness.outcome import ScenarioRunner
 
         scenario, mode = self.stash[_SCENARIO]
-        runner = ScenarioRunner(_settings(self.config), mode, _sink(self.config, self))
+        runner = ScenarioRunner(_settings(self.config), mode, _sink(self.config, self),
+                                executor=executor(self.config))
         runner.run(scenario).expect_passed()
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],

@@ -7,7 +7,6 @@ the way a terminal does, to the whole process group, workers included.
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -22,34 +21,22 @@ from remit.authority import mode_by_name
 from remit.cli import app
 from remit.harness import TrialRecord
 from remit.store import Store, start_run
+from tests.stored_runs import invoke_run, stored_trials
 
 REMIT = [sys.executable, "-m", "remit.cli"]
 POLL_SECONDS = 0.02
 DEADLINE_SECONDS = 60.0
 
 
-def _invoke(*args: str) -> dict[str, object]:
-    result = CliRunner().invoke(app, ["run", *args, "--json"])
-    assert result.exit_code == 0, result.output
-    shown: dict[str, object] = json.loads(result.stdout)
-    return shown
-
-
-def _stored(db: Path, run_id: str) -> list[TrialRecord]:
-    """A run's stored trials, without their durations (not part of what a trial is)."""
-    with Store.open(str(db), read_only=True) as store:
-        return [r.model_copy(update={"seconds": None}) for r in store.trials(run_id)]
-
-
 def test_a_run_in_workers_is_the_run_one_process_makes(tmp_path: Path) -> None:
     db = tmp_path / "remit.db"
-    one = _invoke("--suite", "core", "--seed", "3", "--db", str(db))
-    two = _invoke("--suite", "core", "--seed", "3", "--db", str(db), "--workers", "2")
+    one = invoke_run("--suite", "core", "--seed", "3", "--db", str(db))
+    two = invoke_run("--suite", "core", "--seed", "3", "--db", str(db), "--workers", "2")
     assert two["modes"] == one["modes"]
     assert two["infra_errors"] == one["infra_errors"] == 0
-    records = _stored(db, str(two["run_id"]))
+    records = stored_trials(db, str(two["run_id"]))
     assert len(records) == 240
-    assert records == _stored(db, str(one["run_id"]))
+    assert records == stored_trials(db, str(one["run_id"]))
     manifests = [two["manifest"], one["manifest"]]
     for manifest in manifests:
         assert isinstance(manifest, dict)
@@ -73,19 +60,19 @@ def test_resume_in_workers_completes_a_run_as_one_process_would(tmp_path: Path) 
                   trials=2, seed=9, on_trial=stop_after_five)
     with Store.open(str(db)) as store:
         [listing] = store.runs()
-    resumed = _invoke("--resume", listing.run_id, "--db", str(db), "--workers", "2")
-    whole = _invoke("--suite", "handwritten", "--agent", "baseline", "--trials", "2",
+    resumed = invoke_run("--resume", listing.run_id, "--db", str(db), "--workers", "2")
+    whole = invoke_run("--suite", "handwritten", "--agent", "baseline", "--trials", "2",
                     "--seed", "9", "--db", str(db))
     assert resumed["run_id"] == listing.run_id
     assert resumed["modes"] == whole["modes"]
-    assert _stored(db, listing.run_id) == _stored(db, str(whole["run_id"]))
+    assert stored_trials(db, listing.run_id) == stored_trials(db, str(whole["run_id"]))
 
 
 def test_resume_refuses_workers_with_concurrency_and_changes_nothing(tmp_path: Path) -> None:
     db = tmp_path / "remit.db"
-    run_id = str(_invoke("--suite", "handwritten", "--agent", "oracle", "--db", str(db))[
+    run_id = str(invoke_run("--suite", "handwritten", "--agent", "oracle", "--db", str(db))[
         "run_id"])
-    before = _stored(db, run_id)
+    before = stored_trials(db, run_id)
     refused = CliRunner().invoke(app, ["run", "--resume", run_id, "--db", str(db),
                                        "--workers", "2", "--concurrency", "2"])
     assert refused.exit_code == 2
@@ -93,7 +80,7 @@ def test_resume_refuses_workers_with_concurrency_and_changes_nothing(tmp_path: P
         "error: cannot run with workers=2 (--workers): concurrency=2 (--concurrency) was "
         "given too; workers run a synchronous agent's trials side by side, concurrency "
         "overlaps an asynchronous agent's waiting: give one of them"]
-    assert _stored(db, run_id) == before
+    assert stored_trials(db, run_id) == before
 
 
 def _env() -> dict[str, str]:
@@ -142,7 +129,7 @@ def test_ctrl_c_in_a_terminal_stops_the_workers_and_the_run_resumes_in_workers(
         f"interrupted: {len(kept)} finished trials of {listing.run_id} are kept in {db}; "
         f"resume with `remit run --resume {listing.run_id} --db {db}`"]
 
-    resumed = _invoke("--resume", listing.run_id, "--db", str(db), "--workers", "2")
+    resumed = invoke_run("--resume", listing.run_id, "--db", str(db), "--workers", "2")
     assert resumed["run_id"] == listing.run_id
     with Store.open(str(db), create=False) as store:
         [listing] = store.runs()

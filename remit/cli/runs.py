@@ -35,7 +35,6 @@ from remit.outputs import check_database
 
 if TYPE_CHECKING:
     from pydantic import JsonValue
-    from rich.progress import Progress
 
     from remit import authority
     from remit.actors import AgentFactory
@@ -46,7 +45,6 @@ if TYPE_CHECKING:
         RunManifest,
         RunResult,
         ScenarioSelection,
-        TrialRecord,
         TrialScore,
     )
     from remit.store import Store
@@ -57,6 +55,7 @@ INTERRUPTED = 130
 
 _LLM = "LLM agent (--agent openai:MODEL)"
 _SELECT = "Selecting scenarios"
+_RAY = "Ray (--executor ray)"
 
 
 
@@ -104,7 +103,17 @@ def run(
     workers: Annotated[int, typer.Option(
         min=1, max=WORKERS_MAX,
         help="Processes running trials side by side, for synchronous agents (the "
-             "built-in ones); asynchronous agents use --concurrency instead.")] = 1,
+             "built-in ones); asynchronous agents use --concurrency instead. With "
+             "--executor ray: the Ray actors (default: one per CPU of the cluster).")] = 1,
+    executor: Annotated[Literal["local", "ray"], typer.Option(
+        help="Where trials run: local (this machine) or ray (a Ray cluster; needs "
+             "remit[ray]).", rich_help_panel=_RAY)] = "local",
+    ray_address: Annotated[str | None, typer.Option(
+        help="The Ray cluster: auto, HOST:PORT or ray://HOST:PORT (default: start a local "
+             "Ray).", rich_help_panel=_RAY)] = None,
+    ray_resources: Annotated[str | None, typer.Option(
+        metavar="JSON", help='What each Ray actor holds, e.g. \'{"CPU": 1, "GPU": 0.25}\' '
+        "(default: one CPU).", rich_help_panel=_RAY)] = None,
     resume: Annotated[str | None, typer.Option(
         help="Resume RUN_ID: run only the trials it is missing.")] = None,
     retry_errors: Annotated[bool, typer.Option(
@@ -191,7 +200,9 @@ def run(
     ``--fail-under`` turns the run into a CI gate: it is stored and reported as usual,
     then exits 1 if a mode misses a gate.
     """
-    from remit.harness import ErrorTreatment, check_workers, parse_gates, select
+    from remit.cli.executors import capacity, check_runnable, connected, executor_of
+    from remit.cli.progress import RunProgress
+    from remit.harness import ErrorTreatment, parse_gates, select
     from remit.reports.writing import format_for, write_report
     from remit.store import Store, resolve_suite, resume_run, start_run, suite_of
 
@@ -208,6 +219,9 @@ def run(
                          "with --resume RUN_ID")
     if fail_under is not None:
         parse_gates(fail_under)  # the syntax and metrics, before anything else
+    on_ray = executor_of(executor, ray_address, ray_resources, workers=workers,
+                         concurrency=concurrency,
+                         workers_given=_given(ctx, "workers"))
     _importable_from_here()
     # Everything a user can get wrong is refused before a database is opened or created.
     new: _NewRun | None = None
@@ -227,27 +241,27 @@ def run(
                               keyword=keyword, tags=tag or (), sample=sample,
                               sample_seed=seed if sample_seed is None else sample_seed)
         new = new._replace(selection=selection)
-        check_workers(new.factory, workers=workers, concurrency=concurrency)
+        check_runnable(new.factory, on_ray, workers=workers, concurrency=concurrency)
     started: list[RunManifest] = []
-    with Store.open(db, create=resume is None) as store, _progress() as progress:
+    with connected(on_ray), Store.open(db, create=resume is None) as store, \
+            RunProgress(console(stderr=True), capacity(on_ray, workers, concurrency)
+                        ) as progress:
         if resume is not None and fail_under is not None:
             stored = store.manifest(resume)
             gates = parse_gates(fail_under, modes=[m.name for m in stored.modes],
                                 trials=stored.trials)
-        task = progress.add_task("trials", total=None)
 
         def on_start(manifest: RunManifest, todo: int) -> None:
             started.append(manifest)
-            progress.update(task, total=todo, description=manifest.run_id)
+            progress.started(manifest, todo)
 
-        def on_trial(_: TrialRecord) -> None:
-            progress.advance(task)
-
+        on_trial = progress.finished
         try:
             if new is None:
                 result = resume_run(store, str(resume), concurrency=concurrency,
                                     on_trial=on_trial, on_start=on_start,
-                                    retry_errors=retry_errors, workers=workers)
+                                    retry_errors=retry_errors, workers=workers,
+                                    executor=on_ray)
             else:
                 result = start_run(
                     store, suite_spec=suite, modes=new.modes, agent_id=agent,
@@ -255,7 +269,7 @@ def run(
                     error_treatment=ErrorTreatment(retries=retries, on_exhausted=on_infra_error),
                     agent_config=new.agent_config, factory=new.factory,
                     identity=new.identity, selection=new.selection, metadata=new.metadata,
-                    on_trial=on_trial, on_start=on_start, workers=workers)
+                    on_trial=on_trial, on_start=on_start, workers=workers, executor=on_ray)
         except (RunAbortedError, KeyboardInterrupt) as exc:
             progress.stop()
             _stopped(store, started, db, exc)
@@ -362,21 +376,25 @@ def _refuse_unmeasured(manifest: RunManifest, result: RunResult) -> None:
 
 
 _RESUME_OPTIONS = frozenset({"resume", "retry_errors", "db", "concurrency", "workers",
-                             "report", "as_json", "fail_under"})
+                             "executor", "ray_address", "ray_resources", "report", "as_json",
+                             "fail_under"})
 """What ``--resume`` may be combined with; everything else comes from the run's manifest."""
 
 
+def _given(ctx: typer.Context, name: str) -> bool:
+    """Whether option ``name`` was given on the command line."""
+    return getattr(ctx.get_parameter_source(name), "name", None) == "COMMANDLINE"
+
+
 def _refuse_options_on_resume(ctx: typer.Context) -> None:
-    given = sorted(
-        name for name in ctx.params
-        if name not in _RESUME_OPTIONS
-        and getattr(ctx.get_parameter_source(name), "name", None) == "COMMANDLINE")
+    given = sorted(name for name in ctx.params
+                   if name not in _RESUME_OPTIONS and _given(ctx, name))
     if given:
         options = ", ".join("--" + name.replace("_", "-") for name in given)
         raise ValueError(f"--resume runs the rest of a run exactly as it was started; "
                          f"{options} cannot change it (only --db, --concurrency, --workers, "
-                         "--report, --json, --fail-under and --retry-errors apply); start a "
-                         "new run instead")
+                         "--executor, --ray-*, --report, --json, --fail-under and "
+                         "--retry-errors apply); start a new run instead")
 
 
 def _check_llm_files(cost_table: Path | None, cassettes: Path | None,
@@ -421,19 +439,6 @@ def _agent(spec: str, llm_options: dict[str, object]) -> tuple[
         raise ValueError(f"LLM options ({', '.join(given)}) only apply to --agent "
                          f"openai:MODEL, not --agent {spec}")
     return None, {}, {}
-
-
-def _progress() -> Progress:
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-    )
-
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), console=console(stderr=True), transient=True)
 
 
 def _run_json(manifest: RunManifest, result: RunResult) -> dict[str, object]:

@@ -37,7 +37,7 @@ from remit.errors import RemitError
 from remit.harness.aggregate import ModeSummary, ScoredTrial, aggregate
 from remit.harness.manifest import AgentIdentity
 from remit.harness.provenance import agent_identity
-from remit.harness.runner import TrialRecord, run_one
+from remit.harness.runner import TrialExecutor, TrialRecord, drive, run_async, run_one
 from remit.harness.settings import RunSettings, agent_label, resolve_mode
 from remit.harness.stats import pass_hat_k
 from remit.quotes import QuoteState
@@ -291,7 +291,8 @@ def _wrong_variants(record: TrialRecord, *, shown: bool) -> tuple[str, ...]:
 
 
 def run_scenario(scenario: Scenario, mode: ControlMode, factory: AgentFactory, *,
-                 trials: int = 1, seed: int = 0, agent: str | None = None) -> ScenarioOutcome:
+                 trials: int = 1, seed: int = 0, agent: str | None = None,
+                 executor: TrialExecutor | None = None) -> ScenarioOutcome:
     """Run ``scenario`` ``trials`` times in ``mode`` and aggregate the trials.
 
     Args:
@@ -301,6 +302,9 @@ def run_scenario(scenario: Scenario, mode: ControlMode, factory: AgentFactory, *
         trials: how many trials (``n`` of pass^k).
         seed: the run seed (each trial's seed derives from it, the scenario and the mode).
         agent: how reports name the agent (default: the factory's name).
+        executor: runs the trials elsewhere (on Ray: ``--remit-executor ray``), with the
+            same records; an infrastructure error then ends its trial as one (recorded,
+            not raised), as in ``remit run`` without retries.
 
     Raises:
         remit.harness.ManifestError: the factory's ``remit_config`` is not a dict of JSON
@@ -310,8 +314,12 @@ def run_scenario(scenario: Scenario, mode: ControlMode, factory: AgentFactory, *
         raise ValueError(f"cannot run scenario {scenario.id!r} with trials={trials!r}: run at "
                          "least one trial")
     identity = agent_identity(factory)
-    records = tuple(run_one(scenario, mode, factory, trial=index, run_seed=seed)[0]
-                    for index in range(trials))
+    if executor is not None:
+        records = tuple(drive(run_async([scenario], [mode], factory, trials=trials, seed=seed,
+                                        executor=executor)))
+    else:
+        records = tuple(run_one(scenario, mode, factory, trial=index, run_seed=seed)[0]
+                        for index in range(trials))
     return ScenarioOutcome(scenario=scenario, mode=mode, records=records,
                            agent=agent or agent_label(factory), identity=identity)
 
@@ -334,6 +342,7 @@ class ScenarioRunner:
         admit: called with each scenario before it runs; it may raise to stop the run
             (the plugin skips the test when the scenario is outside its
             ``--remit-scenario``/``--remit-k``/``--remit-tag`` selection).
+        executor: runs the trials elsewhere (``--remit-executor ray``).
 
     Attributes:
         settings: as given.
@@ -342,11 +351,13 @@ class ScenarioRunner:
 
     def __init__(self, settings: RunSettings, mode: ControlMode,
                  on_outcome: Callable[[ScenarioOutcome], None] | None = None,
-                 admit: Callable[[Scenario], None] | None = None) -> None:
+                 admit: Callable[[Scenario], None] | None = None,
+                 executor: TrialExecutor | None = None) -> None:
         self.settings = settings
         self.mode = mode
         self._on_outcome = on_outcome
         self._admit = admit
+        self._executor = executor
 
     def run(self, scenario: Scenario | str | Path, *, agent: str | AgentFactory | None = None,
             trials: int | None = None, seed: int | None = None,
@@ -375,7 +386,7 @@ class ScenarioRunner:
             self.settings.factory(chosen),
             trials=self.settings.trials if trials is None else trials,
             seed=self.settings.seed if seed is None else seed,
-            agent=agent_label(chosen))
+            agent=agent_label(chosen), executor=self._executor)
         if self._on_outcome is not None:
             self._on_outcome(outcome)
         return outcome

@@ -24,6 +24,7 @@ from multiprocessing.connection import Connection
 from typing import Any, Generic, TypeVar
 
 from remit.harness.heap import run_heap
+from remit.harness.in_order import InOrder
 from remit.harness.worker_process import Done, Raised, emit, send, serve
 from remit.harness.workers import StartMethod, WorkerFailedError, start_method
 
@@ -124,10 +125,8 @@ class _Run(Generic[_K, _R]):
         self.on_result = on_result
         self.describe = describe
         self.todo = deque(range(len(keys)))
-        self.finished: dict[int, _R] = {}
-        self.results: list[_R] = []  # handed over, in key order
+        self.order: InOrder[_R] = InOrder(len(keys), on_result)
         self.inbox: asyncio.Queue[tuple[_Worker, Done | Raised | None]] = asyncio.Queue()
-        self.handing = False  # inside on_result: an error there stops the handing over
 
     def dispatch(self, worker: _Worker, up_to: int = IN_FLIGHT) -> None:
         """Send ``worker`` keys until it has ``up_to`` in flight (or none are left)."""
@@ -155,19 +154,19 @@ class _Run(Generic[_K, _R]):
             for worker in self.workers:
                 self.dispatch(worker, up_to)
         try:
-            while len(self.results) < len(self.keys):
+            while not self.order.complete:
                 worker, message = await self.inbox.get()
                 self.receive(worker, message)
         finally:
             for worker in self.workers:
                 loop.remove_reader(worker.conn.fileno())
-        return self.results
+        return self.order.results
 
     def salvage(self) -> None:
         """Once the workers have ended early: hand over every trial they finished (those
         received, those still in their pipes), in key order with gaps. Not after an
         error of ``on_result`` itself, which would only fail again."""
-        if self.handing:
+        if self.order.handing:
             return
         arrived = [self.inbox.get_nowait()[1] for _ in range(self.inbox.qsize())]
         for worker in self.workers:
@@ -179,8 +178,8 @@ class _Run(Generic[_K, _R]):
         for message in arrived:
             if isinstance(message, Done):
                 emit(message.logs)
-                self.finished[message.at] = typing.cast(_R, message.result)
-        self.hand_over(everything=True)
+                self.order.finished[message.at] = typing.cast(_R, message.result)
+        self.order.hand_over(everything=True)
 
     def receive(self, worker: _Worker, message: Done | Raised | None) -> None:
         if message is None:
@@ -189,9 +188,8 @@ class _Run(Generic[_K, _R]):
         if isinstance(message, Raised):
             self.raised(message)
         worker.sent.remove(message.at)
-        self.finished[message.at] = typing.cast(_R, message.result)
         self.dispatch(worker)
-        self.hand_over()
+        self.order.add(message.at, typing.cast(_R, message.result))
 
     def died(self, worker: _Worker) -> typing.NoReturn:
         worker.process.join(_JOIN_SECONDS)
@@ -210,19 +208,6 @@ class _Run(Generic[_K, _R]):
         error: BaseException = pickle.loads(message.error)
         error.add_note(f"raised in a worker process, on trial {trial}")
         raise error
-
-    def hand_over(self, *, everything: bool = False) -> None:
-        """Hand the finished results to ``on_result`` in key order, as far as they go
-        without a gap (``everything``: the rest too, when the run stops early)."""
-        self.handing = True
-        while (index := len(self.results)) in self.finished:
-            result = self.finished.pop(index)
-            self.on_result(index, result)
-            self.results.append(result)
-        if everything:
-            for index in sorted(self.finished):
-                self.on_result(index, self.finished.pop(index))
-        self.handing = False
 
 
 async def run_in_workers(work: Callable[[_K], Coroutine[Any, Any, _R]], keys: Sequence[_K], *,

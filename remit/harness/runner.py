@@ -1,8 +1,9 @@
 """Run scenarios x modes x trials with one agent, score every trial, aggregate per mode.
 
 :func:`run_async` is the engine: bounded concurrency (asynchronous agents overlap
-their waiting) or worker processes (synchronous agents use several cores: see
-:mod:`remit.harness.workers`), retries of infrastructure errors, skipping trials already
+their waiting), worker processes (synchronous agents use several cores: see
+:mod:`remit.harness.workers`) or another executor (a Ray cluster: see
+:mod:`remit.harness.ray_executor`), retries of infrastructure errors, skipping trials already
 done (resume) and a callback per finished trial (persistence, progress). :func:`run` is the
 in-memory front that ``remit run`` and the pytest plugin call. Each trial gets a fresh
 agent from the factory and a stable seed derived from the run seed, so a run is
@@ -15,9 +16,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Coroutine, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from functools import partial
+from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -36,8 +38,8 @@ from remit.trusted import trusted
 from remit.world import TrailEntry, World
 from remit.world.untrusted import QUOTE_CHARS, clean, describe_exception, shorten, visible
 
-__all__ = ["RunResult", "TrialKey", "TrialRecord", "drive", "execution_order", "plan_trials",
-           "result_of", "run", "run_async", "run_one"]
+__all__ = ["RunResult", "TrialExecutor", "TrialKey", "TrialRecord", "drive", "execution_order",
+           "plan_trials", "result_of", "run", "run_async", "run_one"]
 
 
 _LOG = logging.getLogger(__name__)
@@ -222,22 +224,48 @@ def execution_order(planned: Sequence[tuple[Scenario, ControlMode, int]]
     return sorted(planned, key=lambda trial: first_seen[trial[1].name])
 
 
+_Key = tuple[int, int, int]
+"""A trial as a worker knows it: (scenario index, mode index, trial index)."""
+
+
 @dataclass(frozen=True)
 class _TrialWork:
     """Everything a worker process needs to run any trial of a run, sent to it once;
-    a trial is then named by its key (scenario index, mode index, trial index)."""
+    a trial is then named by its key (scenario index, mode index, trial index).
+    ``sync_only``: refuse asynchronous agents (a worker process runs one trial at a
+    time; a Ray actor overlaps them)."""
 
     scenarios: tuple[Scenario, ...]
     modes: tuple[ControlMode, ...]
     factory: AgentFactory
     seed: int
     retries: int
+    sync_only: bool = True
 
-    async def __call__(self, key: tuple[int, int, int]) -> TrialRecord:
+    async def __call__(self, key: _Key) -> TrialRecord:
         """Run the trial ``key`` (as :func:`run_async` does in one process)."""
         scenario, mode, trial = self.scenarios[key[0]], self.modes[key[1]], key[2]
         info = _info(scenario, mode, trial, self.seed, self.factory)
-        return await _attempt(scenario, mode, sync_only(self.factory), info, self.retries)
+        factory = sync_only(self.factory) if self.sync_only else self.factory
+        return await _attempt(scenario, mode, factory, info, self.retries)
+
+
+class TrialExecutor(Protocol):
+    """Runs a run's trials somewhere else than this process (such as
+    :class:`~remit.harness.ray_executor.RayExecutor`), handing each record back here.
+
+    Attributes:
+        name: how the manifest names the executor (``ray``).
+    """
+
+    name: str
+
+    def run_keys(self, work: Callable[[_Key], Coroutine[Any, Any, TrialRecord]],
+                 keys: Sequence[_Key], *, on_result: Callable[[int, TrialRecord], None],
+                 describe: Callable[[_Key], str]) -> Coroutine[Any, Any, list[TrialRecord]]:
+        """Run ``work(key)`` for every key; hand each record to ``on_result`` (with its
+        key's index) in key order, here; return the records in key order."""
+        ...
 
 
 async def run_async(scenarios: Sequence[Scenario], modes: Sequence[ControlMode],
@@ -245,7 +273,8 @@ async def run_async(scenarios: Sequence[Scenario], modes: Sequence[ControlMode],
                     concurrency: int = 1, retries: int = 0,
                     skip: Collection[TrialKey] = (),
                     on_trial: Callable[[TrialRecord], None] | None = None,
-                    workers: int = 1) -> list[TrialRecord]:
+                    workers: int = 1, executor: TrialExecutor | None = None
+                    ) -> list[TrialRecord]:
     """Run the trials of a run with bounded concurrency; return the new records in run order.
 
     Asynchronous agents overlap their waiting (an LLM's latency) up to ``concurrency``
@@ -265,6 +294,9 @@ async def run_async(scenarios: Sequence[Scenario], modes: Sequence[ControlMode],
             always in this process. A trial is complete once its callback returns.
         workers: processes running trials (1: this one). More than one needs a
             synchronous agent and ``concurrency`` 1.
+        executor: runs the trials elsewhere (on Ray), with the same records, handed to
+            ``on_trial`` here in execution order; ``workers`` and ``concurrency`` are
+            then the executor's own (given when it was made).
 
     Raises:
         WorkersError: ``workers`` cannot run this agent (refused before any trial).
@@ -272,14 +304,20 @@ async def run_async(scenarios: Sequence[Scenario], modes: Sequence[ControlMode],
     """
     if concurrency < 1:
         raise ValueError(f"concurrency={concurrency!r} must be at least 1")
-    check_workers(factory, workers=workers, concurrency=concurrency)
+    if executor is None:
+        check_workers(factory, workers=workers, concurrency=concurrency)
     todo = [(s, m, i) for s, m, i in plan_trials(scenarios, modes, trials)
             if (s.id, m.name, i) not in skip]
     position = {(s.id, m.name, i): index for index, (s, m, i) in enumerate(todo)}
     with run_heap():  # what the run holds is not traversed again and again (see heap)
+        if executor is not None:
+            return await _elsewhere(todo, position, factory, seed=seed, retries=retries,
+                                    on_trial=on_trial, run_keys=executor.run_keys,
+                                    sync_only=False)
         if workers > 1:
-            return await _in_workers(todo, position, factory, seed=seed, retries=retries,
-                                     on_trial=on_trial, workers=workers)
+            return await _elsewhere(todo, position, factory, seed=seed, retries=retries,
+                                    on_trial=on_trial,
+                                    run_keys=partial(run_in_workers, workers=workers))
         return await _in_process(todo, position, factory, seed=seed, retries=retries,
                                  on_trial=on_trial, concurrency=concurrency)
 
@@ -305,11 +343,17 @@ async def _in_process(todo: Sequence[tuple[Scenario, ControlMode, int]],
     return [r for r in results if r is not None]
 
 
-async def _in_workers(todo: Sequence[tuple[Scenario, ControlMode, int]],
-                      position: dict[TrialKey, int], factory: AgentFactory, *, seed: int,
-                      retries: int, on_trial: Callable[[TrialRecord], None] | None,
-                      workers: int) -> list[TrialRecord]:
-    """:func:`run_async`'s trials in worker processes, started in execution order."""
+_RunKeys = Callable[..., Coroutine[Any, Any, list[TrialRecord]]]
+"""``run_in_workers`` with its workers, or an executor's ``run_keys``: (work, keys, *,
+on_result, describe) -> the records in key order."""
+
+
+async def _elsewhere(todo: Sequence[tuple[Scenario, ControlMode, int]],
+                     position: dict[TrialKey, int], factory: AgentFactory, *, seed: int,
+                     retries: int, on_trial: Callable[[TrialRecord], None] | None,
+                     run_keys: _RunKeys, sync_only: bool = True) -> list[TrialRecord]:
+    """:func:`run_async`'s trials in worker processes or on an executor, started in
+    execution order, each handed to ``on_trial`` here."""
     scenarios = tuple({s.id: s for s, _, _ in todo}.values())
     modes = tuple({m.name: m for _, m, _ in todo}.values())
     at = {s.id: index for index, s in enumerate(scenarios)}
@@ -324,18 +368,18 @@ async def _in_workers(todo: Sequence[tuple[Scenario, ControlMode, int]],
         scenario, mode, trial = started[index]
         results[position[scenario.id, mode.name, trial]] = record
 
-    def describe(key: tuple[int, int, int]) -> str:
+    def describe(key: _Key) -> str:
         return f"{scenarios[key[0]].id}/{modes[key[1]].name}/{key[2]}"
 
-    await run_in_workers(_TrialWork(scenarios, modes, factory, seed, retries), keys,
-                         workers=workers, on_result=finished, describe=describe)
+    await run_keys(_TrialWork(scenarios, modes, factory, seed, retries, sync_only), keys,
+                   on_result=finished, describe=describe)
     return [r for r in results if r is not None]
 
 
 def run(scenarios: Sequence[Scenario], modes: Sequence[ControlMode], factory: AgentFactory,
         *, trials: int = 1, seed: int = 0, concurrency: int = 1, retries: int = 0,
-        progress: Callable[[TrialRecord], None] | None = None, workers: int = 1
-        ) -> RunResult:
+        progress: Callable[[TrialRecord], None] | None = None, workers: int = 1,
+        executor: TrialExecutor | None = None) -> RunResult:
     """Run every scenario in every mode ``trials`` times, in memory.
 
     Args:
@@ -349,10 +393,11 @@ def run(scenarios: Sequence[Scenario], modes: Sequence[ControlMode], factory: Ag
         progress: called after each trial (the CLI advances its progress bar).
         workers: processes running trials side by side (synchronous agents; see
             :func:`run_async`).
+        executor: runs the trials elsewhere (see :func:`run_async`).
     """
     records = drive(run_async(scenarios, modes, factory, trials=trials, seed=seed,
                               concurrency=concurrency, retries=retries, on_trial=progress,
-                              workers=workers))
+                              workers=workers, executor=executor))
     return result_of(records, [m.name for m in modes])
 
 

@@ -26,10 +26,10 @@ from typing import Any, NamedTuple
 
 from remit.harness.heap import FRESH_THRESHOLDS
 
-__all__ = ["Done", "Raised", "emit", "send", "serve"]
+__all__ = ["Done", "Forwarder", "Raised", "emit", "send", "serve"]
 
 
-class _Forwarder(logging.Handler):
+class Forwarder(logging.Handler):
     """The worker's only log handler: keeps each record, ready to travel to the parent."""
 
     def __init__(self) -> None:
@@ -111,7 +111,7 @@ def serve(conn: Connection, work: Callable[[Any], Coroutine[Any, Any, object]], 
     gc.freeze()  # what the worker inherited lives as long as it does: never collect it
     gc.set_threshold(*FRESH_THRESHOLDS)  # not the parent's run thresholds (see heap)
     _own_stdio()
-    forwarder = _Forwarder()
+    forwarder = Forwarder()
     root = logging.getLogger()
     for handler in list(root.handlers):
         root.removeHandler(handler)

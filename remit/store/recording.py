@@ -38,6 +38,7 @@ from remit.harness import (
     RunResult,
     ScenarioSelection,
     SelectionError,
+    TrialExecutor,
     TrialRecord,
     agent_identity,
     apply_selection,
@@ -67,6 +68,11 @@ __all__ = ["ResumeError", "SessionRun", "resolve_suite", "result_from_store", "r
 _SUITE_PATH = "suite_path"
 _WHOLE_SUITE = "whole_suite_fingerprint"
 _DRIVER = "driver"  # "mcp" for runs played by an external client (remit.mcp records it)
+_EXECUTOR = "executor"
+"""The metadata key naming where a run started its trials: ``local`` (this machine, in one
+process or in worker processes) or ``ray``. How a run was executed, not what it is: no
+comparability key (a run on Ray compares with one in one process), and a run resumed on
+another executor keeps the one it started on."""
 
 
 class ResumeError(RemitError, ValueError):
@@ -131,7 +137,7 @@ def start_run(store: Store, *, suite_spec: str, modes: Sequence[ControlMode],
               metadata: Mapping[str, JsonValue] | None = None,
               on_trial: Callable[[TrialRecord], None] | None = None,
               on_start: Callable[[RunManifest, int], None] | None = None,
-              workers: int = 1) -> RunResult:
+              workers: int = 1, executor: TrialExecutor | None = None) -> RunResult:
     """Run ``suite_spec`` x ``modes`` x ``trials`` with ``agent_id``, recording as it goes.
 
     Args:
@@ -152,6 +158,9 @@ def start_run(store: Store, *, suite_spec: str, modes: Sequence[ControlMode],
         on_trial: called after each trial is stored (progress).
         on_start: called with the manifest and the number of trials to run, once the
             run is recorded (so a caller can say how to resume it).
+        executor: runs the trials elsewhere (:class:`~remit.harness.RayExecutor`); its
+            name is recorded in the manifest's metadata (``executor``: ``local`` without
+            one), which is no comparability key.
 
     Raises:
         SelectionError: the selection names an unknown id or tag, or keeps nothing.
@@ -162,7 +171,8 @@ def start_run(store: Store, *, suite_spec: str, modes: Sequence[ControlMode],
     suite, chosen = select_from(whole, selection)
     treatment = error_treatment or ErrorTreatment()
     agent_factory = factory or load_agent_factory(agent_id)  # a bad spec records nothing
-    check_workers(agent_factory, workers=workers, concurrency=concurrency)
+    if executor is None:
+        check_workers(agent_factory, workers=workers, concurrency=concurrency)
     started = datetime.now(UTC)
     manifest = build_manifest(
         run_id=new_run_id(started), suite=suite, modes=modes, agent_id=agent_id,
@@ -172,12 +182,14 @@ def start_run(store: Store, *, suite_spec: str, modes: Sequence[ControlMode],
         error_treatment=treatment, started_at=started,
         metadata={**suite_metadata(suite_spec, whole.fingerprint, chosen),
                   **custom_mode_metadata(modes),
+                  _EXECUTOR: "local" if executor is None else executor.name,
                   **dict(metadata or {})})
     store.create_run(manifest)
     if on_start is not None:
         on_start(manifest, len(suite) * len(modes) * trials)
     return _execute(store, manifest, suite, modes, agent_factory,
-                    concurrency=concurrency, on_trial=on_trial, workers=workers)
+                    concurrency=concurrency, on_trial=on_trial, workers=workers,
+                    executor=executor)
 
 
 def _whole_suite(manifest: RunManifest, *, quick: bool) -> Suite:
@@ -210,13 +222,17 @@ def resume_run(store: Store, run_id: str, *, concurrency: int = 1,
                factory: AgentFactory | None = None,
                on_trial: Callable[[TrialRecord], None] | None = None,
                on_start: Callable[[RunManifest, int], None] | None = None,
-               retry_errors: bool = False, workers: int = 1) -> RunResult:
+               retry_errors: bool = False, workers: int = 1,
+               executor: TrialExecutor | None = None) -> RunResult:
     """Run the trials of ``run_id`` that the store does not hold yet.
 
     Args:
         workers: processes running trials (as for :func:`remit.harness.run_async`); a
             run may be resumed with other ``workers`` and ``concurrency`` than it started
             with, since neither changes its trials.
+        executor: runs the trials elsewhere (as for :func:`start_run`); a run may be
+            resumed on another executor than it started on (its manifest keeps the
+            first).
         retry_errors: also run again the trials that ended in an infrastructure error
             (after an outage, say): their records are deleted, once the run is known to
             be resumable, and replaced by the new attempts.
@@ -253,7 +269,8 @@ def resume_run(store: Store, run_id: str, *, concurrency: int = 1,
             raise ResumeError(f"cannot resume {run_id}: mode {mode.name!r} has changed since "
                               "the run started; start a new run")
     agent_factory = factory or _factory_of(manifest)
-    check_workers(agent_factory, workers=workers, concurrency=concurrency)
+    if executor is None:
+        check_workers(agent_factory, workers=workers, concurrency=concurrency)
     if retry_errors:
         store.discard_errored(run_id)
     done = store.completed(run_id)
@@ -261,7 +278,8 @@ def resume_run(store: Store, run_id: str, *, concurrency: int = 1,
         total = len(suite) * len(modes) * manifest.trials
         on_start(manifest, total - len(done))
     return _execute(store, manifest, suite, modes, agent_factory,
-                    concurrency=concurrency, on_trial=on_trial, done=done, workers=workers)
+                    concurrency=concurrency, on_trial=on_trial, done=done, workers=workers,
+                    executor=executor)
 
 
 def _resumed_suite(manifest: RunManifest) -> Suite:
@@ -301,7 +319,8 @@ def _factory_of(manifest: RunManifest) -> AgentFactory:
 def _execute(store: Store, manifest: RunManifest, suite: Suite, modes: Sequence[ControlMode],
              factory: AgentFactory, *, concurrency: int,
              on_trial: Callable[[TrialRecord], None] | None,
-             done: set[tuple[str, str, int]] | None = None, workers: int = 1) -> RunResult:
+             done: set[tuple[str, str, int]] | None = None, workers: int = 1,
+             executor: TrialExecutor | None = None) -> RunResult:
     kept: list[TrialRecord] = []  # a new run's trials, without their trails
 
     def saved(record: TrialRecord) -> None:
@@ -315,7 +334,7 @@ def _execute(store: Store, manifest: RunManifest, suite: Suite, modes: Sequence[
         drive(run_async(
             suite.scenarios, modes, factory, trials=manifest.trials, seed=manifest.seed,
             concurrency=concurrency, retries=manifest.error_treatment.retries,
-            skip=done or set(), on_trial=writer.add, workers=workers))
+            skip=done or set(), on_trial=writer.add, workers=workers, executor=executor))
     expected = len(plan_trials(suite.scenarios, modes, manifest.trials))
     if done is None and writer.skipped == 0:
         # Every trial of this new run was saved by this writer, as it is in hand: the
@@ -352,7 +371,8 @@ class SessionRun(NamedTuple):
 
 def session_runs(outcomes: Sequence[SpooledOutcome], *, seed: int, started_at: datetime,
                  store: Store | None = None,
-                 selection: ScenarioSelection | None = None) -> list[SessionRun]:
+                 selection: ScenarioSelection | None = None,
+                 executor: str = "local") -> list[SessionRun]:
     """Gather a pytest session's outcomes into runs, one per agent, stored if asked.
 
     A run has one agent, so a session whose tests use several agents (a marker may
@@ -369,16 +389,19 @@ def session_runs(outcomes: Sequence[SpooledOutcome], *, seed: int, started_at: d
         store: where to store the runs (``None``: build them only).
         selection: the session's ``--remit-*`` scenario selection, if any; its counts
             are set per run (selected: the run's scenarios).
+        executor: where the session ran its trials (``local`` or ``ray``), recorded in
+            each manifest's metadata.
     """
     merged = merge_session((o.test, o.outcome.agent, o.outcome.records) for o in outcomes)
     return [_session_run([o.outcome for o in outcomes if o.outcome.agent == agent], part,
-                         seed=seed, started_at=started_at, store=store, selection=selection)
+                         seed=seed, started_at=started_at, store=store, selection=selection,
+                         executor=executor)
             for agent, part in merged.items()]
 
 
 def _session_run(outcomes: Sequence[ScenarioOutcome], part: MergedAgent, *, seed: int,
                  started_at: datetime, store: Store | None,
-                 selection: ScenarioSelection | None) -> SessionRun:
+                 selection: ScenarioSelection | None, executor: str) -> SessionRun:
     scenarios: dict[str, Scenario] = {}
     modes: dict[str, ControlMode] = {}
     for outcome in outcomes:
@@ -399,6 +422,7 @@ def _session_run(outcomes: Sequence[ScenarioOutcome], part: MergedAgent, *, seed
                               trials=max(per_cell.values(), default=1), seed=seed,
                               started_at=started_at,
                               metadata={"source": "pytest", "tests": len(part.tests),
+                                        _EXECUTOR: executor,
                                         **custom_mode_metadata(list(modes.values()))})
     if store is not None:
         store.create_run(manifest)

@@ -46,6 +46,7 @@ from __future__ import annotations
 import json
 import os
 from collections import deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from pydantic import JsonValue
@@ -377,6 +378,11 @@ class LlmAgentFactory:
                 backoff_seconds=config.backoff_seconds)
         self._guard = RunGuard()
         self._stats: dict[tuple[str, str, int], LlmStats] = {}
+
+    def __reduce__(self) -> tuple[Callable[[LlmConfig], LlmAgentFactory], tuple[LlmConfig]]:
+        """Pickled as its configuration: a process that loads it (a Ray worker) builds a
+        factory of its own, with its own client, reading its own API key variable."""
+        return llm_agent_factory, (self.config,)
 
     def __call__(self, info: TrialInfo) -> LlmAgent:
         """A fresh agent for the trial ``info``.
