@@ -82,3 +82,16 @@ def test_reading_a_stored_run_loads_no_chart_catalogue_or_unit_library(tmp_path:
         assert {"sqlalchemy", "pydantic"} <= loaded, command  # the command did run
         assert loaded.isdisjoint({"matplotlib", "faker", "pint"}), (
             command, sorted(loaded & {"matplotlib", "faker", "pint"}))
+
+
+def test_a_run_converts_units_without_loading_pint(tmp_path: Path) -> None:
+    """Trials search the catalogue by canonical values and check the units of claims:
+    with the unit maps remit keeps (checked against pint in the unit tests), a run does
+    not pay for loading pint and its registry."""
+    setup = ("import contextlib, io\nfrom remit.cli import app\n"
+             "with contextlib.redirect_stdout(io.StringIO()):\n"
+             f"    app(['run', '--db', {str(tmp_path / 'runs.db')!r}, '--sample', '4'], "
+             "prog_name='remit', standalone_mode=False)")
+    loaded = _loaded(setup, tmp_path)
+    assert {"sqlalchemy", "faker"} <= loaded  # the run did run, on a generated catalogue
+    assert "pint" not in loaded

@@ -21,6 +21,7 @@ from remit.catalogue import (
     measure_unit,
     parse_unit,
     to_canonical,
+    units,
 )
 from remit.errors import UnitError
 from tests.catalogue.sample import small_catalogue, valve
@@ -187,3 +188,17 @@ def test_piping_standard_is_a_closed_set() -> None:
         SiteTruths.model_validate({"operating": _facts(),
                                    "installation": {"piping_standard": "JIS"}})
     assert EndConnection("EN1092-1") is EndConnection.FLANGED
+
+
+def test_the_kept_unit_maps_are_what_pint_works_out_bit_for_bit() -> None:
+    """A run converts with the maps remit keeps instead of loading pint: for every unit
+    name a spelling reads as, they must be pint's own figures, to the last bit."""
+    names = set(units._SPELLINGS.values()) - {"count"}
+    assert set(units._PINT_MAPS) == names
+    for name in sorted(names):
+        by_pint = units.pint_measure(name)
+        assert by_pint is not None, name
+        quantity, scale, offset = units._PINT_MAPS[name]
+        assert (quantity, scale.hex(), offset.hex()) == (
+            by_pint.quantity, by_pint.scale.hex(), by_pint.offset.hex()), name
+        assert units._measure(name) == by_pint  # what every spelling of it reads as
