@@ -25,6 +25,8 @@ error, Ctrl-C). A worker process collects as a fresh interpreter does
 from __future__ import annotations
 
 import gc
+import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -55,6 +57,16 @@ class _Held:
     runs = 0
     froze = False
     thresholds: tuple[int, int, int] | None = None
+    lock = threading.Lock()
+    """Held while a run enters or leaves: runs started from several threads at once
+    count (and change the collector) one at a time."""
+
+
+def _new_lock() -> None:
+    _Held.lock = threading.Lock()  # a fork inherits the lock as it was, maybe held
+
+
+os.register_at_fork(after_in_child=_new_lock)
 
 
 @contextmanager
@@ -71,21 +83,23 @@ def run_heap() -> Iterator[None]:
         ...     gc.get_threshold()[2] == RARE_FULL_COLLECTIONS
         True
     """
-    if _Held.runs == 0:
-        _Held.froze = gc.get_freeze_count() == 0  # cheap while nothing is frozen
-        if _Held.froze:
-            gc.freeze()
-        thresholds = gc.get_threshold()
-        _Held.thresholds = thresholds if thresholds[2] < RARE_FULL_COLLECTIONS else None
-        if _Held.thresholds is not None:
-            gc.set_threshold(thresholds[0], thresholds[1], RARE_FULL_COLLECTIONS)
-    _Held.runs += 1
+    with _Held.lock:
+        if _Held.runs == 0:
+            _Held.froze = gc.get_freeze_count() == 0  # cheap while nothing is frozen
+            if _Held.froze:
+                gc.freeze()
+            thresholds = gc.get_threshold()
+            _Held.thresholds = thresholds if thresholds[2] < RARE_FULL_COLLECTIONS else None
+            if _Held.thresholds is not None:
+                gc.set_threshold(thresholds[0], thresholds[1], RARE_FULL_COLLECTIONS)
+        _Held.runs += 1
     try:
         yield
     finally:
-        _Held.runs -= 1
-        if _Held.runs == 0:
-            if _Held.thresholds is not None:
-                gc.set_threshold(*_Held.thresholds)
-            if _Held.froze:
-                gc.unfreeze()
+        with _Held.lock:
+            _Held.runs -= 1
+            if _Held.runs == 0:
+                if _Held.thresholds is not None:
+                    gc.set_threshold(*_Held.thresholds)
+                if _Held.froze:
+                    gc.unfreeze()

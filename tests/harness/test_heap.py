@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import signal
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -123,3 +124,25 @@ def test_overlapping_uses_restore_the_collector_when_the_last_one_ends() -> None
     assert gc.get_threshold()[2] == RARE_FULL_COLLECTIONS
     assert gc.get_freeze_count() > 0
     second.__exit__(None, None, None)
+
+
+def test_runs_in_several_threads_at_once_restore_the_collector() -> None:
+    """Runs started from threads enter and leave in any interleaving; the collector is
+    changed by the first in and restored by the last out, never left half-changed."""
+    start = threading.Barrier(4)
+    failures: list[BaseException] = []
+
+    def runs() -> None:
+        try:
+            start.wait()
+            for _ in range(5):
+                assert len(run(SCENARIOS[:1], MODES, oracle_factory).trials) == 1
+        except BaseException as exc:  # the main thread reports it
+            failures.append(exc)
+
+    threads = [threading.Thread(target=runs) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []  # and the fixture checks the collector is as it was
