@@ -69,11 +69,13 @@ __all__ = [
     "agent_config_hash",
     "agent_identity",
     "build_manifest",
+    "built_class",
     "config_hash",
     "git_revision",
     "new_run_id",
     "persona_config_hash",
     "remit_version",
+    "unwrap_factory",
 ]
 
 _log = logging.getLogger(__name__)
@@ -137,7 +139,7 @@ DECLARED_CONFIG_ATTRIBUTE = "remit_config"
 or a function, static method or class method returning one."""
 
 
-def _unwrapped(factory: object) -> object:
+def unwrap_factory(factory: object) -> object:
     """What ``factory`` stands for: the callable a ``functools.partial`` or a wrapper
     (``__wrapped__``, as remit's loader sets on the builder of a no-argument class)
     hides."""
@@ -168,7 +170,7 @@ def _import_path(owner: object) -> str | None:
     return f"{module}:{qualname}"
 
 
-def _built_class(target: object) -> type | None:
+def built_class(target: object) -> type | None:
     """The agent class ``target`` builds: the class itself, else the class its return
     annotation names (a Protocol such as ``Agent`` names none)."""
     if inspect.isclass(target):
@@ -237,10 +239,10 @@ def agent_identity(factory: object) -> AgentIdentity:
         >>> agent_identity(BaselineAgent).import_path
         'remit.actors.baseline:BaselineAgent'
     """
-    target = _unwrapped(factory)
+    target = unwrap_factory(factory)
     owner = _owner(target)
     modules = [getattr(owner, "__module__", None)]
-    built = _built_class(target)
+    built = built_class(target)
     if built is not None:
         modules.append(built.__module__)
     names = tuple(dict.fromkeys(m for m in modules if isinstance(m, str)))

@@ -46,12 +46,11 @@ import inspect
 import multiprocessing
 import pickle
 import sys
-import typing
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
 from remit.errors import RemitError, RunAbortedError
-from remit.harness.provenance import _unwrapped
+from remit.harness.provenance import built_class, unwrap_factory
 
 __all__ = ["StartMethod", "WorkerFailedError", "WorkersError", "check_workers",
            "start_method", "sync_only"]
@@ -109,31 +108,13 @@ def start_method() -> StartMethod:
     return "forkserver" if "forkserver" in methods else "spawn"
 
 
-
-
-def _built_class(factory: object) -> type | None:
-    """The agent class ``factory`` builds, when it says: the class itself, or the class
-    its return annotation names; ``None`` when it cannot be told without building one."""
-    target = _unwrapped(factory)
-    if inspect.isclass(target):
-        return target
-    if not callable(target):
-        return None
-    call = target if inspect.isroutine(target) else type(target).__call__
-    try:
-        built = typing.get_type_hints(call).get("return")
-    except Exception:  # an annotation that does not resolve says nothing either way
-        return None
-    return built if inspect.isclass(built) else None
-
-
 def _is_async(agent: object) -> bool:
     return any(inspect.iscoroutinefunction(getattr(agent, name, None))
                for name in ("start", "act"))
 
 
 def _label(factory: object) -> str:
-    owner = _unwrapped(factory)
+    owner = unwrap_factory(factory)
     if not (inspect.isclass(owner) or inspect.isroutine(owner)):
         owner = type(owner)
     return f"{getattr(owner, '__module__', '?')}:{getattr(owner, '__qualname__', owner)}"
@@ -170,7 +151,7 @@ def check_workers(factory: object, *, workers: int, concurrency: int = 1,
                            "too; workers run a synchronous agent's trials side by side, "
                            "concurrency overlaps an asynchronous agent's waiting: give one "
                            "of them")
-    built = _built_class(factory)
+    built = built_class(unwrap_factory(factory))
     if built is not None and _is_async(built):
         raise WorkersError(workers, f"agent {_label(factory)} {_ASYNC}")
     chosen = method or start_method()
