@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,3 +36,11 @@ def ray_cluster() -> Iterator[ModuleType]:
              log_to_driver=False, namespace="remit-tests")
     yield ray
     ray.shutdown()
+
+
+@pytest.fixture
+def python_sigint() -> Iterator[None]:
+    """Python's own SIGINT handling, as in ``remit run`` (a test runner may change it)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)

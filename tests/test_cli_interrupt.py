@@ -12,12 +12,9 @@ import asyncio
 import gc
 import json
 import logging
-import os
 import signal
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,6 +28,7 @@ from remit.harness import drive, run_async
 from remit.harness.suites import builtin_suite
 from remit.store import Store, resume_run, start_run
 from remit.world import ToolCall
+from tests.stored_runs import DEADLINE_SECONDS, run_env, wait_for_stored_trials
 
 REMIT = [sys.executable, "-m", "remit.cli"]
 TRIALS = 4
@@ -39,31 +37,6 @@ EXPECTED = 960
 STORED_BEFORE_CTRL_C = 40
 """Trials the run must have stored before the test interrupts it: well past start-up,
 well before the end (the whole run takes seconds)."""
-POLL_SECONDS = 0.02
-DEADLINE_SECONDS = 60.0
-
-
-def _env() -> dict[str, str]:
-    # Wide columns: the hint is printed on one line, so the test can compare it whole.
-    return {**os.environ, "COLUMNS": "500",
-            "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
-
-
-def _wait_for_stored_trials(process: subprocess.Popen[str], db: Path, at_least: int) -> None:
-    """Poll the database until the run has stored ``at_least`` trials (bounded)."""
-    deadline = time.monotonic() + DEADLINE_SECONDS
-    while not db.exists():
-        assert process.poll() is None, "remit run exited before creating its database"
-        assert time.monotonic() < deadline, f"{db} was not created in {DEADLINE_SECONDS}s"
-        time.sleep(POLL_SECONDS)
-    with Store.open(str(db), create=False) as store:
-        while True:
-            assert process.poll() is None, "remit run exited before it was interrupted"
-            if sum(listing.trials for listing in store.runs()) >= at_least:
-                return
-            assert time.monotonic() < deadline, (
-                f"remit run stored fewer than {at_least} trials in {DEADLINE_SECONDS}s")
-            time.sleep(POLL_SECONDS)
 
 
 @pytest.mark.parametrize("concurrency", [1, 4])
@@ -73,10 +46,10 @@ def test_ctrl_c_mid_run_prints_only_the_resume_hint_and_the_resume_completes(
     db = tmp_path / "r.db"
     with subprocess.Popen([*REMIT, "run", "--suite", "core", "--trials", str(TRIALS),
                            "--concurrency", str(concurrency), "--db", str(db)],
-                          env=_env(), cwd=tmp_path, stdout=subprocess.PIPE,
+                          env=run_env(), cwd=tmp_path, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True) as process:
         try:
-            _wait_for_stored_trials(process, db, STORED_BEFORE_CTRL_C)
+            wait_for_stored_trials(process, db, STORED_BEFORE_CTRL_C)
             process.send_signal(signal.SIGINT)
             _, stderr = process.communicate(timeout=DEADLINE_SECONDS)
         finally:
@@ -117,14 +90,6 @@ def test_ctrl_c_mid_run_prints_only_the_resume_hint_and_the_resume_completes(
 CTRL_C_AT = 2
 """The trial (index) during which the in-process tests press Ctrl-C."""
 END = ToolCall(tool="end", arguments={"summary": "done"})
-
-
-@pytest.fixture
-def python_sigint() -> Iterator[None]:
-    """Python's own SIGINT handling, as in ``remit run`` (a test runner may change it)."""
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, previous)
 
 
 def _asyncio_complaints(caplog: pytest.LogCaptureFixture) -> list[str]:

@@ -11,7 +11,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -21,11 +20,15 @@ from remit.authority import mode_by_name
 from remit.cli import app
 from remit.harness import TrialRecord
 from remit.store import Store, start_run
-from tests.stored_runs import invoke_run, stored_trials
+from tests.stored_runs import (
+    DEADLINE_SECONDS,
+    invoke_run,
+    run_env,
+    stored_trials,
+    wait_for_stored_trials,
+)
 
 REMIT = [sys.executable, "-m", "remit.cli"]
-POLL_SECONDS = 0.02
-DEADLINE_SECONDS = 60.0
 
 
 def test_a_run_in_workers_is_the_run_one_process_makes(tmp_path: Path) -> None:
@@ -83,34 +86,15 @@ def test_resume_refuses_workers_with_concurrency_and_changes_nothing(tmp_path: P
     assert stored_trials(db, run_id) == before
 
 
-def _env() -> dict[str, str]:
-    # Wide columns: the hint is printed on one line, so the test can compare it whole.
-    return {**os.environ, "COLUMNS": "500",
-            "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
-
-
-def _wait_for_stored_trials(process: subprocess.Popen[str], db: Path, at_least: int) -> None:
-    deadline = time.monotonic() + DEADLINE_SECONDS
-    while not db.exists():
-        assert process.poll() is None, "remit run exited before creating its database"
-        assert time.monotonic() < deadline, f"{db} was not created in {DEADLINE_SECONDS}s"
-        time.sleep(POLL_SECONDS)
-    with Store.open(str(db), create=False) as store:
-        while sum(listing.trials for listing in store.runs()) < at_least:
-            assert process.poll() is None, "remit run exited before it was interrupted"
-            assert time.monotonic() < deadline, f"fewer than {at_least} trials stored"
-            time.sleep(POLL_SECONDS)
-
-
 def test_ctrl_c_in_a_terminal_stops_the_workers_and_the_run_resumes_in_workers(
         tmp_path: Path) -> None:
     db = tmp_path / "r.db"
     expected = 120 * 2 * 2  # the core suite's scenarios x 2 modes x 2 trials
     with subprocess.Popen([*REMIT, "run", "--suite", "core", "--trials", "2", "--workers", "2",
-                           "--db", str(db)], env=_env(), cwd=tmp_path, stdout=subprocess.PIPE,
+                           "--db", str(db)], env=run_env(), cwd=tmp_path, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True, start_new_session=True) as process:
         try:
-            _wait_for_stored_trials(process, db, 40)
+            wait_for_stored_trials(process, db, 40)
             workers = subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True,
                                      text=True, check=False).stdout.split()
             os.killpg(process.pid, signal.SIGINT)  # a terminal's Ctrl-C: the whole group

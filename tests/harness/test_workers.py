@@ -244,14 +244,6 @@ def test_a_class_remit_builds_without_arguments_is_refused_where_workers_load_it
     assert run(SCENARIOS[:1], MODES[:1], factory, workers=2).trials[0].attempts == 1
 
 
-@pytest.fixture
-def python_sigint() -> Iterator[None]:
-    """Python's own SIGINT handling, as in ``remit run`` (a test runner may change it)."""
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, previous)
-
-
 @pytest.mark.usefixtures("python_sigint")
 def test_ctrl_c_ends_the_workers_and_keeps_every_trial_handed_over() -> None:
     seen: list[TrialRecord] = []

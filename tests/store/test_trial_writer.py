@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 import signal
-from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import Engine, event
@@ -85,14 +84,6 @@ def test_the_end_of_a_run_saves_what_waits_even_when_it_failed(
         with pytest.raises(KeyboardInterrupt):
             _write(writer, records[:2], then=KeyboardInterrupt())
         assert _stored(store) == [record_key(r) for r in records[:2]]
-
-
-@pytest.fixture
-def python_sigint() -> Iterator[None]:
-    """Python's own SIGINT handling, as in ``remit run`` (a test runner may change it)."""
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, previous)
 
 
 @pytest.mark.usefixtures("python_sigint")
