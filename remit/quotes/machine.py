@@ -14,8 +14,9 @@ as a safety net for anyone who triggers the machine directly.
 
 Once :func:`fire` has checked the source state and the guards, the machine's
 transition table (read from the machine itself, once) names the destination, and the
-quote's state is moved without building a trigger's event data: the machine has no
-callbacks, so the result is the same, for ~0.1 ms less CPU a trial.
+quote's state is moved without building a trigger's event data: where nothing has a
+callback (a transition or state given one is left out of the table and triggered), the
+result is the same, for ~0.1 ms less CPU a trial.
 
 Success is atomic: every record and new version is built before the move, and only
 appended after it succeeded; a refused transition changes nothing.
@@ -116,15 +117,26 @@ def _destinations() -> dict[tuple[str, str], str]:
 
     Read from :func:`quote_machine`'s own transitions: the first one from each source,
     which is the one a trigger takes when its condition passes (a checked trigger's
-    condition always does). The machine has no callbacks, so moving the state is all a
-    checked trigger does; :func:`_commit` moves it directly, without building the
-    trigger's event data and partials each time (~0.1 ms a trial).
+    condition always does). Where neither the transition, its states nor the machine
+    have callbacks, moving the state is all a checked trigger does, and :func:`_commit`
+    moves it directly, without building the trigger's event data and partials each
+    time (~0.1 ms a trial); anywhere else it triggers the machine.
     """
+    machine = quote_machine()
+    if (machine.before_state_change or machine.after_state_change or machine.prepare_event
+            or machine.finalize_event):
+        return {}  # a machine-wide callback runs on every trigger: always trigger
+    quiet = {name for name, state in machine.states.items()
+             if not state.on_enter and not state.on_exit}
     return {
         (name, source): transitions[0].dest
-        for name, event in quote_machine().events.items()
+        for name, event in machine.events.items()
         for source, transitions in event.transitions.items()
+        # only where moving the state is all the trigger would do: a transition or a
+        # state given a callback later is triggered, never skipped
         if transitions and transitions[0].dest is not None
+        and not (transitions[0].before or transitions[0].after or transitions[0].prepare)
+        and source in quiet and transitions[0].dest in quiet
     }
 
 

@@ -438,3 +438,29 @@ def test_invoice_attaches_the_document() -> None:
 
     assert quote.invoice == invoice
     assert sum(ln.unit_price.amount * ln.quantity for ln in invoice.lines) == Decimal("690.00")
+
+
+def test_the_shortcut_table_moves_a_quote_where_the_machine_would() -> None:
+    """fire() moves a checked quote by the machine's own table instead of triggering it:
+    every entry is the machine's first transition from that source, none has a callback,
+    and a transition given one is left to the trigger."""
+    from remit.quotes import machine as quote_machine_module  # noqa: PLC0415 - its privates
+
+    machine = quote_machine_module.quote_machine()
+    table = quote_machine_module._destinations()
+    assert table  # the shortcut is taken for the machine as it is
+    for (trigger, source), dest in table.items():
+        first = machine.events[trigger].transitions[source][0]
+        assert first.dest == dest
+        assert [first.before, first.after, first.prepare] == [[], [], []]
+        for state in (source, dest):
+            assert [machine.states[state].on_enter, machine.states[state].on_exit] == [[], []]
+    trigger, source = next(iter(table))
+    first = machine.events[trigger].transitions[source][0]
+    quote_machine_module._destinations.cache_clear()
+    first.after.append(lambda *args, **kwargs: None)
+    try:
+        assert (trigger, source) not in quote_machine_module._destinations()
+    finally:
+        first.after.pop()
+        quote_machine_module._destinations.cache_clear()
