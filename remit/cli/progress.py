@@ -6,9 +6,11 @@ elapsed and the time left at the pace so far. It disappears when the run ends (t
 results table follows). Off a terminal (CI logs, a pipe), one line when the run ends
 instead of a bar redrawn in the log.
 
-Trials in flight are those handed out and not finished: at most the executor's
-capacity (``--concurrency``; ``--workers`` times the trials each worker holds; on Ray,
-each actor's concurrency plus the few it holds in reserve), fewer once fewer are left.
+"In flight" is an upper bound, not a count: the executor's capacity (``--concurrency``;
+``--workers`` times the trials each worker holds; on Ray, each actor's concurrency plus
+the few it holds in reserve), or the trials left when fewer are. No executor reports
+when a trial starts, so the bar cannot count those actually running (a synchronous agent
+at ``--concurrency 4`` runs one at a time).
 """
 
 from __future__ import annotations
@@ -81,7 +83,8 @@ class RunProgress:
 
     @property
     def in_flight(self) -> int:
-        """Trials handed out and not finished (see the module docstring)."""
+        """At most this many trials are in flight (an upper bound: see the module
+        docstring)."""
         return min(self.capacity, max(0, self.total - self.done))
 
     def summary(self) -> str:
